@@ -1,0 +1,115 @@
+"""Operation counts in FORM's cost model, and SymPy's ``count_ops`` as a second view.
+
+FORM's model (the one the papers and FORM's ``#optimize`` statistics use):
+
+* a sum of k operands costs k-1 additions; a subtraction costs the same as an
+  addition, signs are free;
+* a product of k operands costs k-1 multiplications; an operand carrying a
+  numeric coefficient other than +1/-1 costs one more;
+* ``x^n`` costs ``floor(log2 n) + popcount(n) - 1`` multiplications (repeated
+  squaring), so ``x^2`` costs 1;
+* the unoptimized input is each term computed on its own, the terms summed.
+
+Examples
+--------
+>>> [power_cost(n) for n in range(1, 9)]
+[0, 1, 2, 2, 3, 3, 4, 3]
+>>> import sympy
+>>> from hornermcts.polynomial import Polynomial
+>>> x, y = sympy.symbols("x y")
+>>> original_count(Polynomial((x, y), [[3, 2], [2, 1], [0, 0]], [1, 5, 7]))
+OpCount(additions=2, multiplications=3, powers=4)
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import sympy
+
+__all__ = ["OpCount", "power_cost", "original_count", "sympy_count_ops"]
+
+
+@dataclass(frozen=True)
+class OpCount:
+    """Operations by kind, in FORM's model.
+
+    ``multiplications`` are products and coefficient multiplications;
+    ``powers`` are the multiplications spent raising variables to powers
+    (FORM prints both as ``nP nM``; its total adds them up).
+    """
+
+    additions: int = 0
+    multiplications: int = 0
+    powers: int = 0
+
+    @property
+    def total(self) -> int:
+        """All operations: what FORM prints after the colon."""
+        return self.additions + self.multiplications + self.powers
+
+    def __int__(self) -> int:
+        return self.total
+
+    def __add__(self, other: "OpCount") -> "OpCount":
+        return OpCount(
+            self.additions + other.additions,
+            self.multiplications + other.multiplications,
+            self.powers + other.powers,
+        )
+
+    def as_dict(self) -> dict:
+        """``{"additions", "multiplications", "powers", "total"}``."""
+        return {
+            "additions": self.additions,
+            "multiplications": self.multiplications,
+            "powers": self.powers,
+            "total": self.total,
+        }
+
+
+def power_cost(n: int) -> int:
+    """Multiplications for ``x^n`` by repeated squaring (0 for n <= 1)."""
+    n = int(n)
+    if n <= 1:
+        return 0
+    return n.bit_length() - 1 + bin(n).count("1") - 1
+
+
+_POWER_COST = np.array([power_cost(n) for n in range(4096)], dtype=np.int64)
+
+
+def _power_costs(exponents: np.ndarray) -> np.ndarray:
+    if exponents.size and exponents.max() >= len(_POWER_COST):
+        return np.vectorize(power_cost, otypes=[np.int64])(exponents)
+    return _POWER_COST[exponents]
+
+
+def is_unit(c) -> bool:
+    """True for the coefficients +1 and -1, which cost no multiplication."""
+    return c == 1 or c == -1
+
+
+def original_count(poly) -> OpCount:
+    """Count of the unoptimized input: every term on its own, then summed.
+
+    Equals FORM's ``original`` statistic (tested against FORM).
+    """
+    n = poly.n_terms
+    if n == 0:
+        return OpCount()
+    exps = poly.exponents
+    factors = (exps > 0).sum(axis=1)
+    coef_mults = np.fromiter((not is_unit(c) for c in poly.coefficients), dtype=np.int64, count=n)
+    # a bare coefficient (constant term) is an operand, not a multiplication
+    coef_mults[factors == 0] = 0
+    mults = int(np.maximum(factors - 1, 0).sum() + coef_mults.sum())
+    return OpCount(additions=n - 1, multiplications=mults, powers=int(_power_costs(exps).sum()))
+
+
+def sympy_count_ops(expr) -> int:
+    """SymPy's own convention (``sympy.count_ops``: a power is one operation).
+
+    A second view only: it is never mixed with FORM-model counts.
+    """
+    return int(sympy.count_ops(expr))

@@ -1,0 +1,223 @@
+"""The sparse polynomial every part of hornermcts works on.
+
+A :class:`Polynomial` is an exponent matrix (one row per term, one column per
+variable), one exact coefficient per term and the variables' SymPy symbols.
+Non-polynomial pieces of an input (``sin(x)``, ``f(y)``, ``1/z``) are variables
+too: *opaque* symbols that stand for the piece and are put back by
+:meth:`Polynomial.to_sympy` and by every output view.
+
+Examples
+--------
+>>> import sympy
+>>> x, y = sympy.symbols("x y")
+>>> p = Polynomial((x, y), [[2, 0], [0, 1], [2, 0]], [3, -1, 4])
+>>> p.n_terms, p.n_vars
+(2, 2)
+>>> p.to_sympy()
+7*x**2 - y
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
+import sympy
+
+__all__ = ["Polynomial", "to_number"]
+
+
+def to_number(value) -> sympy.Number:
+    """Return ``value`` as an exact SymPy number (Integer, Rational or Float).
+
+    Python ints and ``Fraction`` become ``Integer``/``Rational``; floats become
+    ``Float`` (kept as given, never rationalised).
+
+    >>> to_number(Fraction(3, 6)), to_number(2), to_number(0.5)
+    (1/2, 2, 0.500000000000000)
+    """
+    if isinstance(value, sympy.Number):
+        return value
+    if isinstance(value, bool):
+        raise TypeError("a coefficient must be a number, not a bool")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, float):
+        return sympy.Float(value)
+    value = sympy.sympify(value)
+    if not isinstance(value, sympy.Number):
+        raise TypeError(f"a coefficient must be a number, got {value!r}")
+    return value
+
+
+def _to_fraction(c: sympy.Number) -> Fraction:
+    if isinstance(c, sympy.Integer):
+        return Fraction(int(c))
+    if isinstance(c, sympy.Rational):
+        return Fraction(int(c.p), int(c.q))
+    return Fraction(float(c)) if c._prec <= 53 else Fraction(str(c))
+
+
+class Polynomial:
+    """Sparse multivariate polynomial with exact coefficients.
+
+    Parameters
+    ----------
+    symbols : sequence of sympy.Symbol
+        The variables, one per exponent column.
+    exponents : array_like of int, shape (n_terms, n_vars)
+        Non-negative exponents.
+    coefficients : sequence of numbers, length n_terms
+        int, ``Fraction``, float or SymPy numbers; kept exactly as given.
+    opaque : mapping, optional
+        ``{placeholder symbol: sympy expression}`` for non-polynomial pieces;
+        each placeholder must be one of ``symbols``.
+
+    Duplicate exponent rows are merged (coefficients added exactly) and terms
+    whose coefficient is zero vanish; the first occurrence fixes a term's
+    position.  A constant is a row of zeros; the zero polynomial has no terms.
+    """
+
+    __slots__ = ("symbols", "exponents", "coefficients", "opaque")
+
+    def __init__(
+        self,
+        symbols: Sequence[sympy.Symbol],
+        exponents,
+        coefficients: Iterable,
+        *,
+        opaque: Mapping[sympy.Symbol, sympy.Expr] | None = None,
+    ):
+        symbols = tuple(symbols)
+        if len(set(symbols)) != len(symbols):
+            raise ValueError(f"duplicate symbols in {symbols}")
+        exps = np.asarray(exponents, dtype=np.int64)
+        if exps.size == 0:
+            exps = exps.reshape(0, len(symbols))
+        if exps.ndim != 2 or exps.shape[1] != len(symbols):
+            raise ValueError(
+                f"exponents must have shape (n_terms, {len(symbols)}), got {exps.shape}"
+            )
+        if (exps < 0).any():
+            raise ValueError("exponents must be non-negative")
+        coefs = [to_number(c) for c in coefficients]
+        if len(coefs) != exps.shape[0]:
+            raise ValueError(
+                f"{exps.shape[0]} exponent rows but {len(coefs)} coefficients"
+            )
+        merged: dict[bytes, int] = {}
+        rows: list[int] = []
+        total: list[sympy.Number] = []
+        for i, key in enumerate(map(bytes, exps)):
+            j = merged.get(key)
+            if j is None:
+                merged[key] = len(rows)
+                rows.append(i)
+                total.append(coefs[i])
+            else:
+                total[j] = total[j] + coefs[i]
+        keep = [k for k, c in enumerate(total) if c != 0]
+        self.symbols: tuple[sympy.Symbol, ...] = symbols
+        self.exponents: np.ndarray = exps[[rows[k] for k in keep]].reshape(
+            len(keep), len(symbols)
+        )
+        self.exponents.setflags(write=False)
+        self.coefficients: tuple[sympy.Number, ...] = tuple(total[k] for k in keep)
+        opaque = dict(opaque or {})
+        for s in opaque:
+            if s not in symbols:
+                raise ValueError(f"opaque placeholder {s} is not one of the symbols")
+        self.opaque: dict[sympy.Symbol, sympy.Expr] = opaque
+
+    # ------------------------------------------------------------------ basics
+    @property
+    def n_terms(self) -> int:
+        """Number of (merged, non-zero) terms."""
+        return self.exponents.shape[0]
+
+    @property
+    def n_vars(self) -> int:
+        """Number of variables (columns), opaque placeholders included."""
+        return len(self.symbols)
+
+    def __repr__(self) -> str:
+        names = ", ".join(map(str, self.symbols[:6])) + (", ..." if self.n_vars > 6 else "")
+        return f"Polynomial({self.n_terms} terms in {self.n_vars} variables: {names})"
+
+    def term_dict(self) -> dict[tuple[int, ...], sympy.Number]:
+        """``{exponent tuple: coefficient}``, the polynomial as a dict."""
+        return {tuple(map(int, r)): c for r, c in zip(self.exponents, self.coefficients)}
+
+    def __eq__(self, other) -> bool:
+        """Equal as polynomials: same symbols (any column order) and terms."""
+        if not isinstance(other, Polynomial):
+            return NotImplemented
+        if set(self.symbols) != set(other.symbols) or self.opaque != other.opaque:
+            return False
+        perm = [other.symbols.index(s) for s in self.symbols]
+        mine = self.term_dict()
+        theirs = {tuple(k[j] for j in perm): c for k, c in other.term_dict().items()}
+        return mine == theirs
+
+    __hash__ = None
+
+    def occurrence_order(self) -> list[int]:
+        """Variable indices, most frequently occurring first (FORM's default scheme).
+
+        Counts the terms each variable occurs in; ties keep the column order.
+
+        >>> import sympy
+        >>> x, y, z = sympy.symbols("x y z")
+        >>> Polynomial((x, y, z), [[1, 1, 0], [0, 1, 1], [0, 2, 0]], [1, 1, 1]).occurrence_order()
+        [1, 0, 2]
+        """
+        counts = (self.exponents > 0).sum(axis=0)
+        return sorted(range(self.n_vars), key=lambda j: (-int(counts[j]), j))
+
+    # ------------------------------------------------------------ conversions
+    def to_sympy(self, *, restore_opaque: bool = True) -> sympy.Expr:
+        """The polynomial as a SymPy expression, opaque pieces restored.
+
+        Built with ``Add``/``Mul`` directly, so it is fast on 10^5 terms.
+        """
+        terms = []
+        for row, c in zip(self.exponents, self.coefficients):
+            factors = [c] if c != 1 else []
+            for s, e in zip(self.symbols, row):
+                if e == 1:
+                    factors.append(s)
+                elif e > 1:
+                    factors.append(sympy.Pow(s, int(e)))
+            terms.append(sympy.Mul(*factors))
+        expr = sympy.Add(*terms)
+        if restore_opaque and self.opaque:
+            expr = expr.xreplace(self.opaque)
+        return expr
+
+    def evaluate(self, point) -> Fraction:
+        """Exact value at ``point`` (a sequence in column order, or a dict by symbol).
+
+        Values are converted to ``Fraction``; opaque placeholders take the value
+        given for the placeholder symbol.
+
+        >>> import sympy
+        >>> x, y = sympy.symbols("x y")
+        >>> Polynomial((x, y), [[2, 0], [0, 1]], [Fraction(1, 2), 3]).evaluate({x: 2, y: Fraction(1, 3)})
+        Fraction(3, 1)
+        """
+        if isinstance(point, Mapping):
+            vals = [Fraction(point[s]) for s in self.symbols]
+        else:
+            vals = [Fraction(v) for v in point]
+        if len(vals) != self.n_vars:
+            raise ValueError(f"need {self.n_vars} values, got {len(vals)}")
+        total = Fraction(0)
+        for row, c in zip(self.exponents, self.coefficients):
+            term = _to_fraction(c)
+            for v, e in zip(vals, row):
+                if e:
+                    term *= v ** int(e)
+            total += term
+        return total
