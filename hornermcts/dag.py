@@ -1,0 +1,249 @@
+"""Hash-consed expression DAG: the optimized form of a polynomial.
+
+A :class:`Dag` holds nodes of three kinds, each stored once (hash-consing):
+
+``("pow", var, n)``
+    the variable ``var`` raised to ``n >= 1`` (``n = 1`` is the variable itself);
+``("mul", a, b)``
+    the product of nodes ``a`` and ``b``;
+``("add", (c1, a), (c2, b))``
+    the sum ``c1*a + c2*b`` with exact scalar coefficients;
+
+plus node 0, the constant 1.  A *value* is a pair ``(c, node)``: a scalar
+times a node; the root is such a value.  Keys are canonical: the operands of a
+sum or product are ordered by node id (``+`` and ``*`` commute), a sum's
+coefficients are divided by their content (gcd, sign chosen so the first is
+positive) and the content travels up to the parent as the scalar.  Two
+occurrences of the same subexpression, up to sign and a numeric factor, are
+therefore one node: building the DAG *is* common subexpression elimination
+(value numbering).
+
+Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
+
+* a sum node costs one addition; an operand ``c*a`` with ``c`` not +-1 (and
+  ``a`` not the constant) costs one multiplication, and with sharing each
+  distinct ``|c|*a`` is computed once (FORM shares these too);
+* a product node costs one multiplication;
+* the root costs one multiplication when its scalar is not +-1;
+* powers: with sharing, the powers each variable needs are computed together
+  by :func:`power_plan` (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more
+  than repeated squaring of each; without sharing each occurrence of ``x^n``
+  costs :func:`~hornermcts.opcount.power_cost` ``(n)``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from math import gcd
+
+from .opcount import OpCount, power_cost
+
+__all__ = ["Dag", "power_plan", "content"]
+
+ONE = 0
+
+
+def power_plan(exponents) -> list[tuple[int, int, int]]:
+    """Steps ``(n, a, b)`` meaning ``x^n = x^a * x^b`` that compute all ``exponents``.
+
+    Exponents are handled in increasing order; one already computed is free,
+    one that is the sum of two computed ones costs one step, any other is
+    built by left-to-right binary exponentiation reusing what exists.  So the
+    plan never costs more than ``sum(power_cost(n))`` over the exponents.
+
+    >>> power_plan([2, 3, 5])
+    [(2, 1, 1), (3, 2, 1), (5, 3, 2)]
+    >>> len(power_plan([8])), power_cost(8)
+    (3, 3)
+    """
+    have = {1}
+    steps: list[tuple[int, int, int]] = []
+    for n in sorted(set(int(e) for e in exponents)):
+        if n in have:
+            continue
+        pair = next((a for a in sorted(have, reverse=True) if n - a in have), None)
+        if pair is not None:
+            steps.append((n, pair, n - pair))
+            have.add(n)
+            continue
+        cur = 1
+        for bit in bin(n)[3:]:
+            if 2 * cur not in have:
+                steps.append((2 * cur, cur, cur))
+                have.add(2 * cur)
+            cur *= 2
+            if bit == "1":
+                if cur + 1 not in have:
+                    steps.append((cur + 1, cur, 1))
+                    have.add(cur + 1)
+                cur += 1
+    return steps
+
+
+def content(a, b):
+    """Exact content (gcd) of two rational scalars; 1 if either is not rational.
+
+    >>> content(6, 4), content(Fraction(1, 2), Fraction(3, 4))
+    (2, Fraction(1, 4))
+    """
+    if isinstance(a, int) and isinstance(b, int):
+        return gcd(a, b) or 1
+    if isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction)):
+        a, b = Fraction(a), Fraction(b)
+        g = Fraction(gcd(a.numerator, b.numerator), a.denominator * b.denominator // gcd(a.denominator, b.denominator))
+        return g.numerator if g.denominator == 1 else g
+    return 1
+
+
+def _is_unit(c) -> bool:
+    return c == 1 or c == -1
+
+
+@dataclass
+class Dag:
+    """Hash-consed DAG of a polynomial's optimized form (see module docstring)."""
+
+    symbols: tuple
+    opaque: dict = field(default_factory=dict)
+    nodes: list = field(default_factory=lambda: [("one",)])
+    root: tuple = (0, ONE)
+    _index: dict = field(default_factory=dict, repr=False)
+
+    # ------------------------------------------------------------- building
+    def _intern(self, key) -> int:
+        node = self._index.get(key)
+        if node is None:
+            node = len(self.nodes)
+            self.nodes.append(key)
+            self._index[key] = node
+        return node
+
+    def power(self, var: int, n: int) -> int:
+        """Node of ``symbols[var]**n``."""
+        return self._intern(("pow", int(var), int(n)))
+
+    def mul(self, a: int, b: int) -> int:
+        """Node of the product of nodes ``a`` and ``b`` (the constant 1 is absorbed)."""
+        if a == ONE:
+            return b
+        if b == ONE:
+            return a
+        return self._intern(("mul",) + ((a, b) if a <= b else (b, a)))
+
+    def add(self, x: tuple, y: tuple, *, use_content: bool = True) -> tuple:
+        """Value ``x + y`` of two values ``(c, node)``: ``(scalar, sum node)``.
+
+        The coefficients are divided by their content (when ``use_content``)
+        and by a sign so that the operand with the smaller id has a positive
+        coefficient; what was divided out is returned as the scalar.
+        """
+        (c1, a), (c2, b) = (x, y) if x[1] <= y[1] else (y, x)
+        if a == b:
+            raise ValueError("a sum of one node with itself is never built by a Horner scheme")
+        g = content(abs(c1), abs(c2)) if use_content else 1
+        if c1 < 0:
+            g = -g
+        c1, c2 = _divide(c1, g), _divide(c2, g)
+        return g, self._intern(("add", (c1, a), (c2, b)))
+
+    # ------------------------------------------------------------- counting
+    def uses(self) -> list[int]:
+        """How many times each node is used as an operand (the root counts once)."""
+        n_use = [0] * len(self.nodes)
+        n_use[self.root[1]] += 1
+        for key in self.nodes:
+            for child in _children(key):
+                n_use[child] += 1
+        return n_use
+
+    def count(self, *, shared: bool = True) -> OpCount:
+        """Operations to evaluate the DAG in FORM's model.
+
+        ``shared=True`` counts every node once (after CSE) with powers
+        computed by :func:`power_plan`; ``shared=False`` counts the plain
+        Horner form, every occurrence of a subexpression again.
+        """
+        adds = mults = pows = 0
+        c, root = self.root
+        if root != ONE and not _is_unit(c):
+            mults += 1
+        if shared:
+            needed: dict[int, set] = {}
+            scaled = set()
+            for node in self.reachable():
+                key = self.nodes[node]
+                kind = key[0]
+                if kind == "add":
+                    adds += 1
+                    scaled.update((abs(cc), ch) for cc, ch in key[1:] if ch != ONE and not _is_unit(cc))
+                elif kind == "mul":
+                    mults += 1
+                elif kind == "pow":
+                    needed.setdefault(key[1], set()).add(key[2])
+            mults += len(scaled)
+            pows = sum(len(power_plan(ns)) for ns in needed.values())
+            return OpCount(adds, mults, pows)
+        times = self.tree_multiplicity()
+        for node, t in enumerate(times):
+            if not t:
+                continue
+            key = self.nodes[node]
+            kind = key[0]
+            if kind == "add":
+                adds += t
+                mults += t * sum(1 for cc, ch in key[1:] if ch != ONE and not _is_unit(cc))
+            elif kind == "mul":
+                mults += t
+            elif kind == "pow":
+                pows += t * power_cost(key[2])
+        return OpCount(adds, mults, pows)
+
+    def reachable(self) -> list[int]:
+        """Ids of the nodes the root depends on, operands before users."""
+        seen = set()
+        out = []
+        stack = [(self.root[1], False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                out.append(node)
+                continue
+            if node in seen:
+                continue
+            seen.add(node)
+            stack.append((node, True))
+            for child in _children(self.nodes[node]):
+                if child not in seen:
+                    stack.append((child, False))
+        return out
+
+    def tree_multiplicity(self) -> list[int]:
+        """How often each node occurs in the fully expanded (unshared) tree."""
+        times = [0] * len(self.nodes)
+        times[self.root[1]] = 1
+        for node in reversed(self.reachable()):
+            t = times[node]
+            for child in _children(self.nodes[node]):
+                times[child] += t
+        return times
+
+
+def _children(key) -> tuple:
+    kind = key[0]
+    if kind == "mul":
+        return key[1:]
+    if kind == "add":
+        return (key[1][1], key[2][1])
+    return ()
+
+
+def _divide(c, g):
+    """Exact ``c / g`` where ``g`` divides ``c`` (or is +-1)."""
+    if g == 1:
+        return c
+    if g == -1:
+        return -c
+    if isinstance(c, int) and isinstance(g, int):
+        return c // g
+    q = Fraction(c) / Fraction(g)
+    return q.numerator if q.denominator == 1 else q

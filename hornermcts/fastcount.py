@@ -1,0 +1,350 @@
+"""The fast counter: Horner + CSE operation count of an order, from the arrays.
+
+This is the inner loop of every order search.  It computes exactly what
+``horner_dag(poly, order).count()`` computes (tested on every path), without
+building node objects: the terms are radix-sorted in the order's
+lexicographic order, so the Horner recursion becomes a trie whose nodes are
+runs of equal prefixes; the trie is folded bottom-up, every node of the
+Horner form is given a 64-bit structural hash under the same canonical rules
+as :class:`~hornermcts.dag.Dag` (operands sorted, sums divided by their
+content and sign), and a generation-stamped open-addressing table counts the
+distinct ones.  Compiled with Numba.
+
+Examples
+--------
+>>> import sympy
+>>> from hornermcts.polynomial import Polynomial
+>>> from hornermcts.horner import horner_dag
+>>> x, y, z = sympy.symbols("x y z")
+>>> p = Polynomial((x, y, z), [[3, 2, 0], [2, 1, 0], [3, 0, 1]], [1, 1, 1])
+>>> counter = FastCounter(p)
+>>> counter.count([1, 0, 2]) == horner_dag(p, [1, 0, 2]).count().total
+True
+>>> counter.count_detail([0, 1, 2])
+OpCount(additions=2, multiplications=3, powers=1)
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+from math import gcd
+
+import numpy as np
+from numba import njit
+
+from .horner import coefficient_mode, exact_coefficients, normalize_order
+from .opcount import OpCount
+
+__all__ = ["FastCounter"]
+
+_ONE = np.uint64(1)
+_TAG_POW = np.uint64(0x9E3779B97F4A7C15)
+_TAG_MUL = np.uint64(0xC2B2AE3D27D4EB4F)
+_TAG_ADD = np.uint64(0x165667B19E3779F9)
+_TAG_SCALE = np.uint64(0x27D4EB2F165667C5)
+_M1 = np.uint64(0xFF51AFD7ED558CCD)
+_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+
+
+@njit(cache=True, inline="always")
+def _fmix(x):
+    x ^= x >> np.uint64(33)
+    x *= _M1
+    x ^= x >> np.uint64(33)
+    x *= _M2
+    x ^= x >> np.uint64(33)
+    return x
+
+
+@njit(cache=True, inline="always")
+def _combine(h, x):
+    return _fmix(h ^ (x + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6)) + (h >> np.uint64(2))))
+
+
+@njit(cache=True)
+def _insert(keys, stamps, gen, h):
+    """Insert ``h``; return 1 if it was new, 0 if present, -1 if the table is full."""
+    mask = keys.shape[0] - 1
+    slot = np.int64(h & np.uint64(mask))
+    for _ in range(keys.shape[0]):
+        if stamps[slot] != gen:
+            stamps[slot] = gen
+            keys[slot] = h
+            return 1
+        if keys[slot] == h:
+            return 0
+        slot = (slot + 1) & mask
+    return -1
+
+
+@njit(cache=True)
+def _igcd(a, b):
+    while b:
+        a, b = b, a % b
+    return a
+
+
+@njit(cache=True)
+def _power_plan_cost(have, exps_needed, top):
+    """Cost of :func:`hornermcts.dag.power_plan` for the flagged exponents."""
+    for n in range(top + 1):
+        have[n] = False
+    have[1] = True
+    cost = 0
+    for n in range(2, top + 1):
+        if not exps_needed[n] or have[n]:
+            continue
+        found = False
+        for a in range(n - 1, 0, -1):
+            if have[a] and have[n - a]:
+                found = True
+                break
+        if found:
+            cost += 1
+            have[n] = True
+            continue
+        # left-to-right binary exponentiation, reusing what exists
+        nbits = 0
+        m = n
+        while m:
+            nbits += 1
+            m >>= 1
+        cur = 1
+        for b in range(nbits - 2, -1, -1):
+            if not have[2 * cur]:
+                cost += 1
+                have[2 * cur] = True
+            cur *= 2
+            if (n >> b) & 1:
+                if not have[cur + 1]:
+                    cost += 1
+                    have[cur + 1] = True
+                cur += 1
+    return cost
+
+
+@njit(cache=True)
+def _sort_terms(ET, perm):
+    """Term indices in lexicographic order of the exponents along ``perm`` (LSD radix).
+
+    ``ET`` is the transposed exponent matrix (variables x terms), narrow dtype.
+    """
+    n_terms = ET.shape[1]
+    idx = np.arange(n_terms)
+    tmp = np.empty(n_terms, dtype=np.int64)
+    for depth in range(perm.shape[0] - 1, -1, -1):
+        v = perm[depth]
+        col = ET[v]
+        top = 0
+        for t in range(n_terms):
+            if col[t] > top:
+                top = col[t]
+        if top == 0:
+            continue
+        counts = np.zeros(top + 2, dtype=np.int64)
+        for t in range(n_terms):
+            counts[col[t] + 1] += 1
+        for k in range(top + 1):
+            counts[k + 1] += counts[k]
+        for t in range(n_terms):
+            e = col[idx[t]]
+            tmp[counts[e]] = idx[t]
+            counts[e] += 1
+        idx, tmp = tmp, idx
+    return idx
+
+
+@njit(cache=True)
+def _count(ET, S, perm, content, unit_root, keys, stamps, gen, need, have):
+    """(additions, multiplications, powers) or (-1, -1, -1) if the table filled up."""
+    n_vars, n_terms = ET.shape
+    if n_terms == 0:
+        return 0, 0, 0
+    idx = _sort_terms(ET, perm)
+    # lcp[t]: length of the common prefix (along perm) of sorted terms t-1 and t
+    lcp = np.zeros(n_terms, dtype=np.int64)
+    for t in range(1, n_terms):
+        a = idx[t - 1]
+        b = idx[t]
+        d = 0
+        while d < n_vars and ET[perm[d], a] == ET[perm[d], b]:
+            d += 1
+        lcp[t] = d
+    n_items = n_terms
+    start = np.arange(n_terms)
+    scal = np.empty(n_terms, dtype=np.int64)
+    hsh = np.empty(n_terms, dtype=np.uint64)
+    for t in range(n_terms):
+        scal[t] = S[idx[t]]
+        hsh[t] = _ONE
+    need[:, :] = False
+    adds = 0
+    mults = 0
+    ks = np.empty(n_terms, dtype=np.int64)
+    for depth in range(n_vars - 1, -1, -1):
+        v = perm[depth]
+        out = 0
+        a = 0
+        while a < n_items:
+            b = a + 1
+            while b < n_items and lcp[start[b]] >= depth:
+                b += 1
+            # children a..b-1 of one group, exponents of v ascending
+            col = ET[v]
+            for j in range(a, b):
+                ks[j] = col[idx[start[j]]]
+            if b - a == 1 and ks[a] == 0:
+                start[out] = start[a]
+                scal[out] = scal[a]
+                hsh[out] = hsh[a]
+                out += 1
+                a = b
+                continue
+            acc_s = scal[b - 1]
+            acc_h = hsh[b - 1]
+            for j in range(b - 2, a - 2, -1):
+                if j >= a:
+                    d = ks[j + 1] - ks[j]
+                else:
+                    d = ks[a]
+                    if d == 0:
+                        break
+                # product v^d * acc
+                need[v, d] = True
+                hp = _combine(_combine(_TAG_POW, np.uint64(v)), np.uint64(d))
+                if acc_h == _ONE:
+                    mh = hp
+                else:
+                    lo = hp if hp < acc_h else acc_h
+                    hi = acc_h if hp < acc_h else hp
+                    mh = _combine(_combine(_TAG_MUL, lo), hi)
+                    r = _insert(keys, stamps, gen, mh)
+                    if r < 0:
+                        return -1, -1, -1
+                    mults += r
+                if j < a:
+                    acc_h = mh
+                    break
+                # sum  scal[j]*hsh[j] + acc_s*mh
+                c1 = scal[j]
+                h1 = hsh[j]
+                c2 = acc_s
+                h2 = mh
+                if h2 < h1:
+                    c1, c2 = c2, c1
+                    h1, h2 = h2, h1
+                g = _igcd(abs(c1), abs(c2)) if content else 1
+                if c1 < 0:
+                    g = -g
+                c1 //= g
+                c2 //= g
+                ah = _combine(_combine(_combine(_combine(_TAG_ADD, h1), np.uint64(c1)), h2), np.uint64(c2))
+                r = _insert(keys, stamps, gen, ah)
+                if r < 0:
+                    return -1, -1, -1
+                if r == 1:
+                    adds += 1
+                    if h1 != _ONE and abs(c1) != 1:
+                        r2 = _insert(keys, stamps, gen, _combine(_combine(_TAG_SCALE, np.uint64(abs(c1))), h1))
+                        if r2 < 0:
+                            return -1, -1, -1
+                        mults += r2
+                    if abs(c2) != 1:
+                        r2 = _insert(keys, stamps, gen, _combine(_combine(_TAG_SCALE, np.uint64(abs(c2))), h2))
+                        if r2 < 0:
+                            return -1, -1, -1
+                        mults += r2
+                acc_s = g
+                acc_h = ah
+            start[out] = start[a]
+            scal[out] = acc_s
+            hsh[out] = acc_h
+            out += 1
+            a = b
+        n_items = out
+    if hsh[0] != _ONE and abs(scal[0]) != unit_root:
+        mults += 1
+    pows = 0
+    for v in range(n_vars):
+        top = 0
+        for d in range(need.shape[1]):
+            if need[v, d]:
+                top = d
+        if top >= 2:
+            pows += _power_plan_cost(have, need[v], top)
+    return adds, mults, pows
+
+
+class FastCounter:
+    """Scores variable orders of one polynomial by their Horner + CSE count.
+
+    Parameters
+    ----------
+    poly : Polynomial
+    mode : {"content", "sign"}, optional
+        As in :func:`~hornermcts.horner.horner_dag` (default: the same choice).
+
+    ``count(order)`` returns the total, ``count_detail(order)`` an
+    :class:`~hornermcts.opcount.OpCount`; orders are column indices (outermost
+    first) or anything :func:`~hornermcts.horner.normalize_order` accepts.
+    The structural hashes are 64-bit, so two different subexpressions could in
+    principle collide (probability about n^2 / 2^64); the exact DAG is what
+    :func:`hornermcts.optimize` finally builds and reports.
+    """
+
+    def __init__(self, poly, *, mode: str | None = None):
+        self.poly = poly
+        self.mode = mode or coefficient_mode(poly)
+        coefs = exact_coefficients(poly)
+        if self.mode == "content":
+            scale = 1
+            for c in coefs:
+                if isinstance(c, Fraction):
+                    scale = scale * c.denominator // gcd(scale, c.denominator)
+            values = [int(c * scale) for c in coefs]
+            self._unit_root = scale
+        else:
+            ids: dict = {}
+            values = []
+            for c in coefs:
+                mag = abs(c)
+                key = 1 if mag == 1 else ids.setdefault(mag, len(ids) + 2)
+                values.append(key if c > 0 else -key)
+            self._unit_root = 1
+        top = int(poly.exponents.max()) if poly.exponents.size else 1
+        narrow = np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.int64
+        self._ET = np.ascontiguousarray(poly.exponents.T, dtype=narrow)
+        self._S = np.asarray(values, dtype=np.int64)
+        self._need = np.zeros((max(poly.n_vars, 1), top + 1), dtype=np.bool_)
+        self._have = np.zeros(2 * top + 2, dtype=np.bool_)
+        capacity = 1 << max(10, int(4 * max(poly.n_terms, 1)).bit_length())
+        self._alloc(capacity)
+
+    def _alloc(self, capacity: int) -> None:
+        self._keys = np.zeros(capacity, dtype=np.uint64)
+        self._stamps = np.zeros(capacity, dtype=np.int32)
+        self._gen = 0
+
+    def _perm(self, order) -> np.ndarray:
+        if isinstance(order, np.ndarray) and order.dtype == np.int64 and order.shape == (self.poly.n_vars,):
+            return order
+        return np.asarray(normalize_order(self.poly, order), dtype=np.int64)
+
+    def count_detail(self, order) -> OpCount:
+        """Additions, multiplications and power multiplications of ``order``."""
+        perm = self._perm(order)
+        while True:
+            self._gen += 1
+            if self._gen >= 2**31 - 1:
+                self._alloc(len(self._keys))
+                self._gen = 1
+            adds, mults, pows = _count(
+                self._ET, self._S, perm, self.mode == "content", self._unit_root,
+                self._keys, self._stamps, self._gen, self._need, self._have,
+            )
+            if adds >= 0:
+                return OpCount(int(adds), int(mults), int(pows))
+            self._alloc(2 * len(self._keys))
+
+    def count(self, order) -> int:
+        """Total operation count of ``order`` after Horner and CSE."""
+        return self.count_detail(order).total
