@@ -1,0 +1,677 @@
+"""Benchmark polynomial families: resultants, determinants, random and structured
+polynomials, and the shipped HEP(sigma) expression.
+
+Every generator builds the :class:`~hornermcts.polynomial.Polynomial` straight
+from exponent arrays (no SymPy expression is built on the way), is exact and is
+deterministic: the same arguments (and ``seed``) give the same polynomial, terms
+in the same order.
+
+* :func:`resultant` -- ``res_x(sum a_i x^i, sum b_i x^i)``, the Sylvester
+  determinant; ``res(7,5)`` and ``res(7,6)`` are the HEPGAME benchmarks.
+* :func:`determinant` -- the determinant of a generic ``n x n`` matrix.
+* :func:`random_polynomial` -- unstructured random sparse polynomials.
+* :func:`structured_random` -- random sums of products of shared building
+  blocks, expanded: polynomials with good Horner orders and common
+  subexpressions to find.
+* :func:`hep_sigma` -- the HEP(sigma) Feynman-diagram expression.
+* :func:`load` / :func:`available` -- the benchmarks by name.
+
+Examples
+--------
+>>> from hornermcts.opcount import original_count
+>>> p = resultant(7, 5)
+>>> p.n_terms, original_count(p).total
+(11380, 142711)
+>>> load("det(4)").n_terms
+24
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from fractions import Fraction
+from importlib import resources
+
+import numpy as np
+import sympy
+
+from hornermcts.polynomial import Polynomial
+
+__all__ = [
+    "resultant",
+    "determinant",
+    "random_polynomial",
+    "structured_random",
+    "hep_sigma",
+    "load",
+    "available",
+]
+
+
+# ----------------------------------------------------------------- helpers
+# Monomials are packed into one Python int, ``bits`` bits per variable
+# (variable j in bits [j*bits, (j+1)*bits)), so a product of monomials is an
+# integer addition; callers choose ``bits`` so that no exponent can overflow.
+
+def _unpack(keys, n_vars: int, bits: int) -> np.ndarray:
+    """Exponent matrix (len(keys) x n_vars) of packed monomials."""
+    if n_vars == 0:
+        return np.zeros((len(keys), 0), dtype=np.int64)
+    mask = (1 << bits) - 1
+    if n_vars * bits <= 62:
+        arr = np.fromiter(keys, dtype=np.int64, count=len(keys))
+        shifts = np.arange(n_vars, dtype=np.int64) * bits
+    else:  # wide monomials: exact Python ints in an object array
+        arr = np.empty(len(keys), dtype=object)
+        arr[:] = list(keys)
+        shifts = np.array([j * bits for j in range(n_vars)], dtype=object)
+    return ((arr[:, None] >> shifts[None, :]) & mask).astype(np.int64)
+
+
+def _to_polynomial(symbols, terms: dict, bits: int) -> Polynomial:
+    """Polynomial from ``{packed monomial: coefficient}``, terms sorted
+    lexicographically (first variable most significant, highest first)."""
+    terms = {k: c for k, c in terms.items() if c}
+    keys = list(terms)
+    exps = _unpack(keys, len(symbols), bits)
+    if len(keys) > 1 and exps.shape[1]:
+        order = np.lexsort(exps.T[::-1])[::-1]
+    else:
+        order = np.arange(len(keys))
+    return Polynomial(symbols, exps[order], [terms[keys[i]] for i in order])
+
+
+def _mul(p: dict, q: dict) -> dict:
+    """Product of two packed polynomials."""
+    out: dict = {}
+    get = out.get
+    for kq, cq in q.items():
+        for kp, cp in p.items():
+            k = kp + kq
+            out[k] = get(k, 0) + cp * cq
+    return {k: c for k, c in out.items() if c}
+
+
+def _add_into(total: dict, p: dict, scale=1) -> None:
+    get = total.get
+    for k, c in p.items():
+        v = get(k, 0) + scale * c
+        if v:
+            total[k] = v
+        else:
+            total.pop(k, None)
+
+
+# --------------------------------------------------------------- resultant
+def _row_minors(rows: list[dict[int, int]], bits: int) -> dict[int, dict]:
+    """Minors of the top rows on every column subset, by row-by-row expansion.
+
+    ``rows[r]`` maps column -> variable index (the entry is that variable).
+    Returns ``{column bitmask: {packed monomial: coefficient}}`` for the
+    full set of rows (bitmasks with ``len(rows)`` bits), zero minors omitted.
+    Adding row r at column j to a minor on ``mask`` expands the new minor
+    along its last row: the sign is (-1)^(number of columns of mask right of j).
+    """
+    level: dict[int, dict] = {0: {0: 1}}
+    for row in rows:
+        nxt: dict[int, dict] = {}
+        for mask, minor in level.items():
+            for col, var in row.items():
+                bit = 1 << col
+                if mask & bit:
+                    continue
+                sign = -1 if bin(mask >> (col + 1)).count("1") & 1 else 1
+                inc = 1 << (var * bits)
+                target = nxt.get(mask | bit)
+                if target is None:
+                    target = nxt[mask | bit] = {}
+                get = target.get
+                for k, c in minor.items():
+                    k += inc
+                    target[k] = get(k, 0) + sign * c
+        level = {}
+        for mask, minor in nxt.items():
+            minor = {k: c for k, c in minor.items() if c}
+            if minor:
+                level[mask] = minor
+    return level
+
+
+def resultant(m: int, n: int) -> Polynomial:
+    """Resultant ``res_x(f, g)`` of two generic univariate polynomials.
+
+    ``f = a0 + a1 x + ... + am x^m`` and ``g = b0 + b1 x + ... + bn x^n`` with
+    symbolic coefficients; the result is the determinant of their
+    ``(m+n) x (m+n)`` Sylvester matrix (n shifted rows of f's coefficients,
+    leading one first, then m shifted rows of g's), so that
+    ``res(f, g) = a_m^n * prod g(roots of f)``.  :func:`sympy.resultant`
+    agrees except for the sign when ``m < n`` and both are odd (a SymPy bug,
+    sympy/sympy#10666, present in 1.14).
+
+    Parameters
+    ----------
+    m, n : int
+        Degrees of ``f`` and ``g`` (non-negative).
+
+    Returns
+    -------
+    Polynomial
+        In the variables ``a0, ..., am, b0, ..., bn`` (in that order), terms in
+        lexicographic order.
+
+    Notes
+    -----
+    Every Sylvester entry is a single symbol or 0, so the determinant is
+    computed exactly without expression swell by the generalised Laplace
+    expansion along the first n rows: the minors of the a-rows and of the
+    b-rows are built for every column subset by row-by-row expansion (each
+    minor reused by all larger ones), then
+    ``det = sum_S sign(S) * minor_a(S) * minor_b(complement of S)``.
+    Monomials are packed integers, so this takes about 0.1 s for ``res(7,5)``
+    (11380 terms) and under a second for ``res(7,6)`` (43166 terms), most of
+    it in building the :class:`Polynomial`.
+
+    Examples
+    --------
+    >>> p = resultant(1, 1)
+    >>> p.symbols
+    (a0, a1, b0, b1)
+    >>> p.to_sympy()
+    -a0*b1 + a1*b0
+    >>> resultant(2, 1).to_sympy()
+    a0*b1**2 - a1*b0*b1 + a2*b0**2
+    >>> resultant(7, 6).n_terms
+    43166
+    """
+    m, n = int(m), int(n)
+    if m < 0 or n < 0:
+        raise ValueError(f"degrees must be non-negative, got m={m}, n={n}")
+    symbols = tuple(sympy.Symbol(f"a{i}") for i in range(m + 1)) + tuple(
+        sympy.Symbol(f"b{i}") for i in range(n + 1)
+    )
+    # a_i occurs n times in the matrix, b_i m times: exponents never exceed these
+    bits = max(m, n, 1).bit_length()
+    size = m + n
+    # a-row i holds a_m, ..., a_0 in columns i..i+m; b-row j holds b_n..b_0
+    a_rows = [{i + k: m - k for k in range(m + 1)} for i in range(n)]
+    b_rows = [{j + k: (m + 1) + (n - k) for k in range(n + 1)} for j in range(m)]
+    a_minors = _row_minors(a_rows, bits)
+    b_minors = _row_minors(b_rows, bits)
+    full = (1 << size) - 1
+    # sign of the Laplace term: (-1)^(sum of the a-row indices + sum of columns in S)
+    row_parity = n * (n - 1) // 2
+    total: dict = {}
+    get = total.get
+    for cols, minor_a in a_minors.items():
+        minor_b = b_minors.get(full ^ cols)
+        if minor_b is None:
+            continue
+        col_sum = sum(j for j in range(size) if cols >> j & 1)
+        sign = -1 if (row_parity + col_sum) & 1 else 1
+        for kb, cb in minor_b.items():
+            cb *= sign
+            for ka, ca in minor_a.items():
+                k = ka + kb
+                total[k] = get(k, 0) + ca * cb
+    return _to_polynomial(symbols, total, bits)
+
+
+# ------------------------------------------------------------- determinant
+def determinant(n: int) -> Polynomial:
+    """Determinant of the generic ``n x n`` matrix ``(m_i_j)``.
+
+    Parameters
+    ----------
+    n : int
+        Matrix size, at least 1.
+
+    Returns
+    -------
+    Polynomial
+        ``n!`` terms with coefficients +-1 in the ``n^2`` variables
+        ``m_0_0, m_0_1, ..., m_{n-1}_{n-1}`` (row-major, 0-based), one term per
+        permutation (Leibniz formula), permutations in lexicographic order.
+        FORM cannot read names with underscores: :func:`hornermcts.textio.write_text`
+        renames them (``m_0_0`` becomes ``m00``) when writing FORM syntax.
+
+    Examples
+    --------
+    >>> determinant(2).to_sympy()
+    m_0_0*m_1_1 - m_0_1*m_1_0
+    >>> [determinant(k).n_terms for k in (4, 5, 6)]
+    [24, 120, 720]
+    """
+    n = int(n)
+    if n < 1:
+        raise ValueError(f"the matrix size must be at least 1, got {n}")
+    symbols = tuple(sympy.Symbol(f"m_{i}_{j}") for i in range(n) for j in range(n))
+    perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    inversions = np.zeros(len(perms), dtype=np.int64)
+    for i in range(n):
+        for j in range(i + 1, n):
+            inversions += perms[:, i] > perms[:, j]
+    exps = np.zeros((len(perms), n * n), dtype=np.int64)
+    rows = np.arange(len(perms))
+    for i in range(n):
+        exps[rows, i * n + perms[:, i]] = 1
+    signs = np.where(inversions & 1, -1, 1)
+    return Polynomial(symbols, exps, signs.tolist())
+
+
+# ------------------------------------------------------ random polynomials
+_COEFFICIENT_KINDS = ("one", "sign", "integer", "rational")
+
+
+def _random_coefficients(rng: np.random.Generator, count: int, kind: str) -> list:
+    if kind == "one":
+        return [1] * count
+    signs = rng.choice(np.array([-1, 1]), size=count)
+    if kind == "sign":
+        return signs.tolist()
+    if kind == "integer":
+        return (signs * rng.integers(1, 10, size=count)).tolist()
+    if kind == "rational":
+        num = signs * rng.integers(1, 10, size=count)
+        den = rng.integers(1, 10, size=count)
+        return [Fraction(int(p), int(q)) for p, q in zip(num, den)]
+    raise ValueError(f"coefficients must be one of {_COEFFICIENT_KINDS}, got {kind!r}")
+
+
+def _variables(n_vars: int) -> tuple[sympy.Symbol, ...]:
+    return tuple(sympy.Symbol(f"x{i}") for i in range(n_vars))
+
+
+def _all_monomials(n_vars: int, max_degree: int) -> np.ndarray:
+    """Every exponent vector of total degree <= max_degree, by degree."""
+    rows = []
+    for d in range(max_degree + 1):
+        for combo in itertools.combinations_with_replacement(range(n_vars), d):
+            rows.append(np.bincount(np.array(combo, dtype=np.int64), minlength=n_vars))
+    return np.array(rows, dtype=np.int64).reshape(len(rows), n_vars)
+
+
+def random_polynomial(
+    n_vars: int,
+    n_terms: int,
+    *,
+    max_degree: int = 4,
+    seed=None,
+    coefficients: str = "integer",
+) -> Polynomial:
+    """A random sparse polynomial without deliberate structure.
+
+    Each term has a total degree drawn uniformly from ``0..max_degree`` and
+    that many variables drawn uniformly with replacement (so ``x3^2*x7`` is a
+    degree-3 term); repeated monomials are redrawn, so the result has exactly
+    ``n_terms`` distinct terms.
+
+    Parameters
+    ----------
+    n_vars : int
+        Number of variables ``x0, x1, ...`` (at least 1).
+    n_terms : int
+        Number of terms; at most the number of monomials of degree
+        ``<= max_degree``.
+    max_degree : int, default 4
+        Largest total degree of a term.
+    seed : int, numpy.random.Generator or None
+        Seed for :func:`numpy.random.default_rng`; the same seed gives the
+        same polynomial.
+    coefficients : {"integer", "sign", "one", "rational"}
+        Nonzero integers in ``[-9, 9]``, ``+-1``, all 1, or fractions ``p/q``
+        with ``1 <= |p|, q <= 9``.
+
+    Returns
+    -------
+    Polynomial
+
+    Examples
+    --------
+    >>> p = random_polynomial(5, 20, max_degree=3, seed=1)
+    >>> p.n_terms, p.n_vars, int(p.exponents.sum(axis=1).max()) <= 3
+    (20, 5, True)
+    >>> p == random_polynomial(5, 20, max_degree=3, seed=1)
+    True
+    """
+    n_vars, n_terms, max_degree = int(n_vars), int(n_terms), int(max_degree)
+    if n_vars < 1 or n_terms < 0 or max_degree < 0:
+        raise ValueError("need n_vars >= 1, n_terms >= 0 and max_degree >= 0")
+    if coefficients not in _COEFFICIENT_KINDS:
+        raise ValueError(
+            f"coefficients must be one of {_COEFFICIENT_KINDS}, got {coefficients!r}"
+        )
+    space = math.comb(n_vars + max_degree, max_degree)
+    if n_terms > space:
+        raise ValueError(
+            f"only {space} monomials of degree <= {max_degree} in {n_vars} variables, "
+            f"cannot make {n_terms} distinct terms"
+        )
+    rng = np.random.default_rng(seed)
+    if 2 * n_terms > space:
+        # dense request: sample without replacement (rejection would crawl)
+        pool = _all_monomials(n_vars, max_degree)
+        exps = pool[np.sort(rng.choice(len(pool), size=n_terms, replace=False))]
+    else:
+        seen: set[bytes] = set()
+        chosen: list[np.ndarray] = []
+        while len(chosen) < n_terms:
+            batch = 2 * (n_terms - len(chosen)) + 16
+            degrees = rng.integers(0, max_degree + 1, size=batch)
+            picks = rng.integers(0, n_vars, size=(batch, max(max_degree, 1)))
+            block = np.zeros((batch, n_vars), dtype=np.int64)
+            for slot in range(max_degree):
+                live = degrees > slot
+                np.add.at(block, (np.nonzero(live)[0], picks[live, slot]), 1)
+            for row in block:
+                key = row.tobytes()
+                if key not in seen:
+                    seen.add(key)
+                    chosen.append(row)
+                    if len(chosen) == n_terms:
+                        break
+        exps = np.array(chosen, dtype=np.int64).reshape(n_terms, n_vars)
+    return Polynomial(_variables(n_vars), exps, _random_coefficients(rng, n_terms, coefficients))
+
+
+def _structured_parts(
+    n_vars: int,
+    n_terms: int,
+    *,
+    seed=None,
+    n_factors: int | None = None,
+    factor_vars: tuple[int, int] = (2, 5),
+    factor_terms: tuple[int, int] = (2, 4),
+    product_size: tuple[int, int] = (2, 4),
+    coefficients: str = "sign",
+):
+    """The unexpanded form behind :func:`structured_random`.
+
+    Returns ``(symbols, factors, products, bits, total)``: ``factors`` a list
+    of packed polynomials, ``products`` a list of ``(coefficient, hub
+    monomial (packed), factor indices)``, ``total`` the packed expansion of
+    ``sum coefficient * hub * prod factors``.
+    """
+    n_vars, n_terms = int(n_vars), int(n_terms)
+    lo_v, hi_v = factor_vars
+    lo_t, hi_t = factor_terms
+    lo_p, hi_p = product_size
+    if n_vars < 2 or n_terms < 1:
+        raise ValueError("need n_vars >= 2 and n_terms >= 1")
+    if not (1 <= lo_v <= hi_v and 1 <= lo_t <= hi_t and 1 <= lo_p <= hi_p):
+        raise ValueError("factor_vars, factor_terms, product_size must be ranges (lo, hi), 1 <= lo <= hi")
+    if coefficients not in _COEFFICIENT_KINDS:
+        raise ValueError(
+            f"coefficients must be one of {_COEFFICIENT_KINDS}, got {coefficients!r}"
+        )
+    rng = np.random.default_rng(seed)
+    if n_factors is None:
+        n_factors = max(3, n_vars // 2)
+    n_factors = int(n_factors)
+    # popularity: a few hub variables (couplings, masses) in most factors, a long tail
+    popularity = 1.0 / (1.0 + rng.permutation(n_vars)) ** 1.2
+    hubs = np.argsort(-popularity, kind="stable")[: max(1, n_vars // 8)]
+    # every variable lands in some factor: deal them out first, then add popular ones
+    dealt = rng.permutation(n_vars)
+    members = [set() for _ in range(n_factors)]
+    for pos, v in enumerate(dealt):
+        members[pos % n_factors].add(int(v))
+    bits_deg = 2  # a factor's terms have degree <= 2 in each variable
+    max_exp = hi_p * bits_deg + 2  # + hub prefactor of degree <= 2
+    bits = max_exp.bit_length()
+    factors: list[dict] = []
+    for f in range(n_factors):
+        want = int(rng.integers(lo_v, hi_v + 1))
+        while len(members[f]) < min(want, n_vars):
+            members[f].add(int(rng.choice(n_vars, p=popularity / popularity.sum())))
+        vs = np.array(sorted(members[f]), dtype=np.int64)
+        n_t = int(rng.integers(lo_t, hi_t + 1))
+        poly: dict = {}
+        tries = 0
+        while len(poly) < n_t and tries < 50 * n_t:
+            tries += 1
+            deg = int(rng.integers(1, 3))
+            key = 0
+            for v in rng.choice(vs, size=deg):
+                key += 1 << (int(v) * bits)
+            if key not in poly:
+                poly[key] = int(rng.choice([-2, -1, -1, 1, 1, 2]))
+        # every member variable occurs in the factor
+        missing = [int(v) for v in vs if not any((k >> (int(v) * bits)) & ((1 << bits) - 1) for k in poly)]
+        for v in missing:
+            poly[1 << (v * bits)] = poly.get(1 << (v * bits), 0) + 1
+        if rng.random() < 0.3:  # a constant, like p^2 - m^2 with numeric parts
+            poly[0] = int(rng.choice([-1, 1]))
+        factors.append({k: c for k, c in poly.items() if c})
+    products = []
+    total: dict = {}
+    unused = list(rng.permutation(n_factors))
+    limit = 20 * n_terms + 100
+    while (len(total) < n_terms or unused) and len(products) < limit:
+        # products that bring in a factor for the first time are kept small,
+        # so that using every factor does not overshoot small sizes by much
+        size = lo_p if unused else int(rng.integers(lo_p, hi_p + 1))
+        picks = [int(x) for x in rng.integers(0, n_factors, size=size)]
+        if unused:
+            picks[0] = int(unused.pop())
+        hub = 0
+        if rng.random() < 0.5:
+            for v in rng.choice(hubs, size=int(rng.integers(1, 3))):
+                hub += 1 << (int(v) * bits)
+        coef = _random_coefficients(rng, 1, coefficients)[0]
+        term = {hub: 1}
+        for f in picks:
+            term = _mul(term, factors[f])
+        _add_into(total, term, coef)
+        products.append((coef, hub, tuple(picks)))
+    return _variables(n_vars), factors, products, bits, total
+
+
+def structured_random(
+    n_vars: int,
+    n_terms: int,
+    *,
+    seed=None,
+    n_factors: int | None = None,
+    factor_vars: tuple[int, int] = (2, 5),
+    factor_terms: tuple[int, int] = (2, 4),
+    product_size: tuple[int, int] = (2, 4),
+    coefficients: str = "sign",
+) -> Polynomial:
+    """A random polynomial with shared structure: a sum of products of a few
+    recurring sparse factors, multiplied out.
+
+    What it models: expressions from perturbative calculations (like
+    HEP(sigma)) are sums of products of a small set of recurring building
+    blocks -- propagator numerators, kinematic invariants, mass combinations --
+    multiplied out.  The blocks share variables and a few *hub* variables
+    (couplings, masses) occur in most of them, so the expansion has good Horner
+    orders (hubs and shared variables outermost), and common subexpressions
+    (the blocks and their partial products) for CSE to find, while a random
+    order or no CSE does poorly.
+
+    Construction, all drawn from one ``numpy`` Generator: ``n_factors`` factor
+    polynomials, each in 2-5 variables (every variable is dealt to some factor,
+    the rest are drawn by a skewed popularity), with 2-4 terms of degree 1-2,
+    small integer coefficients and sometimes a constant; then products of 2-4
+    factors (repeats allowed, so powers occur), each times a random
+    coefficient and, half the time, a monomial in the hub variables, are added
+    until the expanded sum has at least ``n_terms`` terms and every factor has
+    been used.
+
+    Parameters
+    ----------
+    n_vars : int
+        Number of variables ``x0, x1, ...``; meant for 15-50, at least 2.
+    n_terms : int
+        Rough size: the result has at least this many terms and overshoots by
+        at most one product's expansion (a few hundred terms), or is larger
+        when using every factor once already needs more.  It falls short only
+        if the variables cannot support that many terms (after
+        ``20 * n_terms + 100`` products the sum is returned as it is).
+    seed : int, numpy.random.Generator or None
+        The same seed gives the same polynomial.
+    n_factors : int, optional
+        Number of building blocks, default ``max(3, n_vars // 2)``.
+    factor_vars, factor_terms, product_size : (int, int)
+        Inclusive ranges: variables per factor, terms per factor, factors per
+        product.
+    coefficients : {"sign", "one", "integer", "rational"}
+        Kind of the coefficient of each product (see
+        :func:`random_polynomial`); the factors' own coefficients are in
+        ``{-2, -1, 1, 2}``.
+
+    Returns
+    -------
+    Polynomial
+        Terms in lexicographic order.
+
+    Examples
+    --------
+    >>> p = structured_random(30, 3000, seed=0)
+    >>> p.n_vars, 3000 <= p.n_terms < 3500
+    (30, True)
+    >>> bool((p.exponents > 0).any(axis=0).all())  # every variable occurs
+    True
+    >>> p == structured_random(30, 3000, seed=0)
+    True
+    """
+    symbols, _, _, bits, total = _structured_parts(
+        n_vars,
+        n_terms,
+        seed=seed,
+        n_factors=n_factors,
+        factor_vars=factor_vars,
+        factor_terms=factor_terms,
+        product_size=product_size,
+        coefficients=coefficients,
+    )
+    return _to_polynomial(symbols, total, bits)
+
+
+# ------------------------------------------------------------ HEP(sigma)
+def _data_file(name: str):
+    return resources.files("hornermcts").joinpath("data", name)
+
+
+def hep_sigma() -> Polynomial:
+    """The HEP(sigma) expression of the HEPGAME papers.
+
+    A Feynman-diagram expression shipped as ``hornermcts/data/hep_sigma.txt``
+    (FORM syntax, one term per line): 5717 terms in 15 variables, 47424
+    operations unoptimized in FORM's model.
+
+    Examples
+    --------
+    >>> from hornermcts.opcount import original_count
+    >>> p = hep_sigma()
+    >>> p.n_terms, p.n_vars, original_count(p).total
+    (5717, 15, 47424)
+    """
+    resource = _data_file("hep_sigma.txt")
+    with resources.as_file(resource) as path:
+        return _read_polynomial_file(path)
+
+
+def _read_polynomial_file(path) -> Polynomial:
+    try:
+        from hornermcts.parse import read_file
+    except ImportError:  # FALLBACK until hornermcts.parse exists: see below
+        return _read_simple_form(path)
+    return read_file(path)
+
+
+# FALLBACK reader, only for the simple shape of the shipped data files
+# (one term per line: ``[+-][coefficient*]name[^exponent]*...``); the general
+# parser is hornermcts.parse.read_file, used whenever it can be imported.
+# Delete this once hornermcts.parse is in place.
+_TERM = re.compile(r"^([+-]?)(?:(\d+(?:/\d+)?)(?:\*|$))?(.*)$")
+
+
+def _read_simple_form(path) -> Polynomial:
+    index: dict[str, int] = {}
+    rows: list[dict[int, int]] = []
+    coefs: list = []
+    with open(path) as fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            match = _TERM.match(line)
+            sign, number, rest = match.groups()
+            coef = Fraction(number) if number else Fraction(1)
+            row: dict[int, int] = {}
+            for factor in filter(None, rest.split("*")):
+                name, _, power = factor.partition("^")
+                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", name):
+                    raise ValueError(f"cannot read term {line!r} in {path}")
+                j = index.setdefault(name, len(index))
+                row[j] = row.get(j, 0) + (int(power) if power else 1)
+            rows.append(row)
+            coefs.append(-coef if sign == "-" else coef)
+    exps = np.zeros((len(rows), len(index)), dtype=np.int64)
+    for i, row in enumerate(rows):
+        for j, e in row.items():
+            exps[i, j] = e
+    coefs = [int(c) if c.denominator == 1 else c for c in coefs]
+    return Polynomial([sympy.Symbol(s) for s in index], exps, coefs)
+
+
+# ----------------------------------------------------------------- by name
+_BENCHMARKS = ("hep_sigma", "res(7,5)", "res(7,6)", "det(4)", "det(5)", "det(6)", "det(7)")
+_RES = re.compile(r"res(?:\((\d+),(\d+)\)|_(\d+)_(\d+)|(\d)(\d))")
+_DET = re.compile(r"det(?:\((\d+)\)|_?(\d+))")
+
+
+def available() -> list[str]:
+    """Names of the benchmark expressions :func:`load` knows.
+
+    ``load`` also accepts any ``res(m,n)`` and ``det(n)``, and the aliases
+    ``res75``/``res_7_5`` (``resMN`` for one-digit degrees), ``det6``/``det_6``.
+
+    >>> available()
+    ['hep_sigma', 'res(7,5)', 'res(7,6)', 'det(4)', 'det(5)', 'det(6)', 'det(7)']
+    """
+    return list(_BENCHMARKS)
+
+
+def load(name: str) -> Polynomial:
+    """A benchmark expression by name.
+
+    Parameters
+    ----------
+    name : str
+        ``"hep_sigma"``, ``"res(m,n)"`` (also ``"res_m_n"`` and, for one-digit
+        degrees, ``"resmn"`` such as ``"res75"``) or ``"det(n)"`` (also
+        ``"det_n"``, ``"detn"``); case and spaces are ignored.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name; the message lists the valid ones.
+
+    Examples
+    --------
+    >>> load("res75").n_terms
+    11380
+    >>> load("det(5)").n_vars
+    25
+    >>> load("res(8,8)x")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown expression 'res(8,8)x'; valid names: hep_sigma, res(7,5), res(7,6), det(4), ...
+    """
+    key = re.sub(r"\s+", "", str(name)).lower()
+    if key in ("hep_sigma", "hepsigma", "hep(sigma)"):
+        return hep_sigma()
+    match = _RES.fullmatch(key)
+    if match:
+        degrees = [g for g in match.groups() if g is not None]
+        return resultant(int(degrees[0]), int(degrees[1]))
+    match = _DET.fullmatch(key)
+    if match and int(match.group(1) or match.group(2)) >= 1:
+        return determinant(int(match.group(1) or match.group(2)))
+    raise ValueError(
+        f"unknown expression {name!r}; valid names: {', '.join(_BENCHMARKS)}"
+        " (and any res(m,n) or det(n); aliases res75, res_7_5, det6)"
+    )
