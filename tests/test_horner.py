@@ -1,0 +1,273 @@
+"""Horner DAG, CSE, fast counter and views: exactness, counts, and FORM as the oracle."""
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hornermcts import form
+from hornermcts.dag import power_plan
+from hornermcts.families import hep_sigma, resultant
+from hornermcts.fastcount import FastCounter
+from hornermcts.horner import coefficient_mode, horner_dag, normalize_order
+from hornermcts.opcount import original_count, power_cost
+from hornermcts.polynomial import Polynomial
+from hornermcts.views import evaluate_dag, to_assignments, to_expression, to_networkx
+
+needs_form = pytest.mark.skipif(not form.available(), reason="FORM (apt-get install -y form) not installed")
+
+x, y, z, w = sympy.symbols("x y z w")
+
+
+@pytest.fixture(scope="module")
+def hep():
+    return hep_sigma()
+
+
+@pytest.fixture(scope="module")
+def res75():
+    return resultant(7, 5)
+
+
+def random_orders(poly, count, seed):
+    rng = random.Random(seed)
+    occ = poly.occurrence_order()
+    return [occ] + [rng.sample(occ, len(occ)) for _ in range(count)]
+
+
+def random_point(poly, rng):
+    return [Fraction(rng.randint(-50, 50), rng.randint(1, 20)) for _ in range(poly.n_vars)]
+
+
+def evaluate_assignments(replacements, exprs, values: dict):
+    env = {s: sympy.Rational(v.numerator, v.denominator) for s, v in values.items()}
+    for sym, expr in replacements:
+        env[sym] = expr.xreplace(env)
+    return [e.xreplace(env) for e in exprs]
+
+
+def evaluate_graph(graph, symbols, point):
+    vals = dict(zip(symbols, point))
+    value = {}
+    for node in __import__("networkx").topological_sort(graph):
+        data = graph.nodes[node]
+        if data["op"] == "one":
+            value[node] = Fraction(1)
+        elif data["op"] == "pow":
+            value[node] = vals[data["symbol"]] ** data["exponent"]
+        else:
+            operands = sorted(graph.in_edges(node, data=True), key=lambda e: e[2]["position"])
+            if data["op"] == "mul":
+                value[node] = value[operands[0][0]] * value[operands[1][0]]
+            else:
+                value[node] = sum(Fraction(d["coefficient"]) * value[u] for u, _, d in operands)
+    return Fraction(graph.graph["root_coefficient"]) * value[graph.graph["root"]]
+
+
+# ------------------------------------------------------------------ small cases
+def test_paper_example_multiplications():
+    # SA-UCT paper eq. (1) and (2): 4 multiplications with x first, 7 with y first (no CSE).
+    p = Polynomial((x, y, z), [[3, 2, 0], [2, 1, 0], [3, 0, 1]], [1, 1, 1])
+    fwd = horner_dag(p, [x, y, z]).count(shared=False)
+    assert (fwd.multiplications + fwd.powers, fwd.additions) == (4, 2)
+    other = horner_dag(p, [y, x, z]).count(shared=False)
+    assert other.multiplications + other.powers == 8  # x^3 twice by squaring: FORM's 2P 4M
+    assert original_count(p).total == 11
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        x**3 * y**2 + x**2 * y + x**3 * z,
+        6 * x * y + 4 * x * z + 7,
+        x * y - x * z + w * (x * z - x * y) + 3 * x**2 * (x * y - x * z),
+        sympy.Rational(1, 2) * x + sympy.Rational(3, 4) * x**2 * y - 5,
+        (x + y + 1) ** 4 - (z - 2 * w) ** 3,
+        x**13 + x**7 * y + x**5 * z,
+        sympy.Integer(5),
+        sympy.Integer(0),
+        2 * x,
+        -x,
+    ],
+)
+def test_every_order_is_exact_and_counts_agree(expr):
+    expr = sympy.expand(expr)
+    syms = (x, y, z, w)
+    poly = Polynomial.__new__(Polynomial)
+    terms = sympy.Poly(expr, *syms).terms() if expr != 0 else []
+    poly = Polynomial(syms, [m for m, _ in terms] or np.zeros((0, 4), int), [c for _, c in terms])
+    counter = FastCounter(poly)
+    for order in itertools.permutations(range(4)):
+        dag = horner_dag(poly, order)
+        assert sympy.expand(to_expression(dag) - expr) == 0
+        reps, (out,) = to_assignments(dag)
+        assert sympy.expand(out.subs(list(reversed(reps))) - expr) == 0
+        assert counter.count_detail(order) == dag.count()
+        assert dag.count().total <= dag.count(shared=False).total
+
+
+def test_cse_shares_up_to_sign_and_content():
+    # (y - z) and (z - y), and 3*(x^2 + 2*y) vs (x^2 + 2*y): one node each
+    p = Polynomial((w, x, y, z), [[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1], [0, 1, 1, 0]], [1, -1, 1, -1])
+    dag = horner_dag(p, [w, x, y, z])
+    assert sum(1 for k in dag.nodes if k[0] == "add") == 2  # y - z, and the outer sum
+    q = sympy.Poly(sympy.expand(w * (x**2 + 2 * y) + z * (3 * x**2 + 6 * y)), w, x, y, z)
+    qp = Polynomial((w, x, y, z), [m for m, _ in q.terms()], [c for _, c in q.terms()])
+    counts = horner_dag(qp, [w, z, x, y]).count()
+    # x^2 (1) + 2*y (1) + add (1) + w*S (1) + z*S (1) + 3*(z*S) (1) + add (1)
+    assert counts.total == 7
+
+
+def test_power_plan_never_worse_than_repeated_squaring():
+    rng = random.Random(0)
+    for _ in range(300):
+        exps = {rng.randint(2, 200) for _ in range(rng.randint(1, 6))}
+        steps = power_plan(exps)
+        have = {1}
+        for n, a, b in steps:
+            assert a in have and b in have and a + b == n
+            have.add(n)
+        assert exps <= have
+        assert len(steps) <= sum(power_cost(e) for e in exps)
+
+
+def test_float_and_huge_coefficients_use_sign_mode_and_stay_exact():
+    p = Polynomial((x, y), [[1, 1], [1, 0], [0, 1]], [2.5, -2.5, 0.1])
+    assert coefficient_mode(p) == "sign"
+    dag = horner_dag(p)
+    assert FastCounter(p).count_detail(p.occurrence_order()) == dag.count()
+    assert to_expression(dag).equals(p.to_sympy())
+    big = Polynomial((x, y), [[2, 0], [1, 1], [0, 0]], [10**30, 3 * 10**30, 7])
+    assert coefficient_mode(big) == "sign"
+    dag = horner_dag(big)
+    assert sympy.expand(to_expression(dag) - big.to_sympy()) == 0
+    assert FastCounter(big).count(big.occurrence_order()) == dag.count().total
+
+
+def test_opaque_pieces_restored_in_every_view():
+    s = sympy.Symbol("_o0")
+    p = Polynomial((x, s), [[1, 1], [2, 1], [1, 0]], [1, 3, 1], opaque={s: sympy.sin(y)})
+    dag = horner_dag(p)
+    expected = x * sympy.sin(y) + 3 * x**2 * sympy.sin(y) + x
+    assert sympy.expand(to_expression(dag) - expected) == 0
+    reps, (out,) = to_assignments(dag)
+    assert sympy.expand(out.subs(list(reversed(reps))) - expected) == 0
+    graph = to_networkx(dag)
+    assert any(d.get("symbol") == sympy.sin(y) for _, d in graph.nodes(data=True))
+
+
+def test_normalize_order_errors():
+    p = Polynomial((x, y), [[1, 1]], [1])
+    with pytest.raises(ValueError, match="twice"):
+        normalize_order(p, [x, x])
+    with pytest.raises(ValueError, match="not a variable"):
+        normalize_order(p, [z])
+    with pytest.raises(ValueError, match="out of range"):
+        normalize_order(p, [5])
+    with pytest.raises(TypeError, match="order holds"):
+        normalize_order(p, [1.5j])
+
+
+# ------------------------------------------------------------------ property-based
+coefficient = st.one_of(
+    st.integers(-20, 20),
+    st.builds(Fraction, st.integers(-20, 20), st.integers(1, 9)),
+)
+
+
+@st.composite
+def polynomials(draw):
+    n_vars = draw(st.integers(1, 8))
+    n_terms = draw(st.integers(0, 60))
+    rows = draw(st.lists(st.lists(st.integers(0, 6), min_size=n_vars, max_size=n_vars), min_size=n_terms, max_size=n_terms))
+    if rows and draw(st.booleans()):
+        rows += draw(st.lists(st.sampled_from(rows), max_size=5))  # duplicates
+    coefs = draw(st.lists(coefficient, min_size=len(rows), max_size=len(rows)))
+    syms = sympy.symbols(f"v0:{n_vars}")
+    poly = Polynomial(syms, np.array(rows, dtype=np.int64).reshape(len(rows), n_vars), coefs)
+    order = draw(st.permutations(list(range(n_vars))))
+    return poly, order
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(polynomials(), st.randoms(use_true_random=False))
+def test_random_polynomials_exact_and_counter_equals_dag(case, rnd):
+    poly, order = case
+    dag = horner_dag(poly, order)
+    assert FastCounter(poly).count_detail(order) == dag.count()
+    assert dag.count().total <= dag.count(shared=False).total
+    for _ in range(2):
+        point = random_point(poly, rnd)
+        assert evaluate_dag(dag, point) == poly.evaluate(point)
+    if poly.n_terms <= 25:
+        assert sympy.expand(to_expression(dag) - poly.to_sympy()) == 0
+
+
+# ------------------------------------------------------------------ large expressions
+@pytest.mark.parametrize("name", ["hep", "res75"])
+def test_large_exact_at_random_rational_points(name, request):
+    poly = request.getfixturevalue(name)
+    rng = random.Random(7)
+    counter = FastCounter(poly)
+    for order in random_orders(poly, 3, seed=11):
+        dag = horner_dag(poly, order)
+        assert counter.count_detail(order) == dag.count()
+        point = random_point(poly, rng)
+        assert evaluate_dag(dag, point) == poly.evaluate(point)
+    # the views of the last order, at one more point
+    point = random_point(poly, rng)
+    expected = poly.evaluate(point)
+    values = dict(zip(poly.symbols, point))
+    reps, exprs = to_assignments(dag)
+    (got,) = evaluate_assignments(reps, exprs, values)
+    assert got == sympy.Rational(expected.numerator, expected.denominator)
+    assert evaluate_graph(to_networkx(dag), poly.symbols, point) == expected
+    nested = to_expression(dag).xreplace({s: sympy.Rational(v.numerator, v.denominator) for s, v in values.items()})
+    assert nested == sympy.Rational(expected.numerator, expected.denominator)
+
+
+def test_fast_counter_matches_dag_on_many_orders(hep, res75):
+    for poly, seed in ((hep, 1), (res75, 2)):
+        counter = FastCounter(poly)
+        for order in random_orders(poly, 20, seed):
+            assert counter.count_detail(order) == horner_dag(poly, order).count()
+
+
+# ------------------------------------------------------------------ FORM as the oracle
+@needs_form
+@pytest.mark.parametrize("name", ["hep", "res75"])
+def test_original_count_equals_form(name, request):
+    poly = request.getfixturevalue(name)
+    assert original_count(poly).total == form.run_form(poly, level=1)["original"]
+
+
+@needs_form
+@settings(max_examples=15, deadline=None)
+@given(polynomials())
+def test_original_count_equals_form_on_random_polynomials(case):
+    poly, _ = case
+    if poly.n_terms == 0 or poly.exponents.sum() == 0:
+        return  # FORM does not optimize a constant
+    assert original_count(poly).total == form.run_form(poly, level=1)["original"]
+
+
+@needs_form
+@pytest.mark.parametrize("name", ["hep", "res75"])
+def test_horner_and_cse_counts_not_above_form(name, request):
+    poly = request.getfixturevalue(name)
+    lower_cse = 0
+    for order in random_orders(poly, 20, seed=5):
+        dag = horner_dag(poly, order)
+        form_none = form.run_form(poly, method="none", order=order)["optimized"]
+        form_cse = form.run_form(poly, method="cse", order=order)["optimized"]
+        # the plain Horner form is FORM's, operation for operation
+        assert dag.count(shared=False).total == form_none
+        assert dag.count().total <= form_cse
+        lower_cse += dag.count().total < form_cse
+    assert lower_cse >= 15  # sharing up to sign and shared powers usually win
