@@ -1,0 +1,59 @@
+"""The domain-agnostic search core.
+
+A problem plugs in through :class:`Problem` (root, moves, apply, reward,
+optional playout); the algorithms take their parts as parameters:
+
+- :func:`mcts` — Monte Carlo Tree Search for optimisation, returning the best
+  complete path ever seen; :func:`sa_uct` is ``mcts`` with SA-UCT's linear
+  cooling.
+- selection rules ``rule(node, exploration) -> child``: :func:`uct`
+  (eq. 3 / 5 of Ruijl et al.), :class:`SPMCTS`;
+- cooling schedules ``T(i, n)``: :class:`ConstantSchedule`,
+  :class:`LinearSchedule`, :class:`ExponentialSchedule`;
+- expansion rules ``expand(node, problem, rng) -> node``:
+  :func:`single_expansion`, :func:`full_expansion`,
+  :class:`ThresholdExpansion`;
+- playout policies ``policy(problem, state, rng) -> (state, moves)``:
+  :func:`random_playout`.
+
+Examples
+--------
+>>> from hornermcts.search import mcts
+>>> class Bits:
+...     def root(self): return ()
+...     def moves(self, s): return (0, 1) if len(s) < 3 else ()
+...     def apply(self, s, m): return s + (m,)
+...     def reward(self, s): return float(int("".join(map(str, s)), 2))
+>>> result = mcts(Bits(), iterations=30, schedule="linear", cp=2.0, seed=0)
+>>> result.best_moves, result.best_reward
+((1, 1, 1), 7.0)
+"""
+
+from .expansion import ThresholdExpansion, full_expansion, single_expansion
+from .mcts import backpropagate, descend, mcts, sa_uct
+from .node import Node
+from .playout import random_playout
+from .problem import Problem, check_problem
+from .result import MCTSResult
+from .schedules import ConstantSchedule, ExponentialSchedule, LinearSchedule
+from .selection import SPMCTS, uct
+
+__all__ = [
+    "mcts",
+    "sa_uct",
+    "MCTSResult",
+    "Problem",
+    "check_problem",
+    "Node",
+    "uct",
+    "SPMCTS",
+    "ConstantSchedule",
+    "LinearSchedule",
+    "ExponentialSchedule",
+    "single_expansion",
+    "full_expansion",
+    "ThresholdExpansion",
+    "random_playout",
+    "descend",
+    "backpropagate",
+]

@@ -1,0 +1,187 @@
+"""Search-tree nodes and the statistics they keep.
+
+A :class:`Node` holds what every selection rule of the project needs
+(UCT, SA-UCT, SP-MCTS, UCB1-TUNED, the thesis' best-vs-average and
+normalised rules): visits, the sum and the sum of squares of the rewards
+backed up through it, the best and worst of them, and the best complete
+move sequence seen through it.
+"""
+
+from __future__ import annotations
+
+from math import inf, sqrt
+from typing import Any
+
+__all__ = ["Node"]
+
+
+class Node:
+    """One state in the search tree.
+
+    Attributes
+    ----------
+    state : object or None
+        The problem state; ``None`` until first visited for children created
+        by full expansion (computed lazily by the expansion rule).
+    move : object
+        The move from ``parent`` to this node (``None`` at the root).
+    parent : Node or None
+    depth : int
+        Number of moves from the root.
+    children : list of Node
+        Children in the tree, in creation order.
+    untried : list or None
+        Legal moves not yet turned into children (single expansion); ``None``
+        until the node is expanded, ``[]`` once all are used or if terminal.
+    unvisited : list of Node
+        Children created but never visited (full expansion), visited first.
+    visits : int
+        Number of rewards backed up through this node.
+    total, total_sq : float
+        Sum and sum of squares of those rewards.
+    best, worst : float
+        Largest and smallest of them (``-inf`` / ``inf`` before any).
+    best_moves : list or None
+        The complete move sequence *from the root* of the reward ``best``;
+        shared between nodes, never mutated (see :attr:`best_path`).
+    terminal_reward : float or None
+        The cached reward if the node is known to be terminal.
+
+    Examples
+    --------
+    >>> root = Node("s0")
+    >>> child = Node("s1", move="a", parent=root)
+    >>> root.children.append(child)
+    >>> child.depth, child.mean
+    (1, 0.0)
+    >>> print(root.to_str())
+    root: visits=0
+      'a': visits=0
+    """
+
+    __slots__ = (
+        "state",
+        "move",
+        "parent",
+        "depth",
+        "children",
+        "untried",
+        "unvisited",
+        "visits",
+        "total",
+        "total_sq",
+        "best",
+        "worst",
+        "best_moves",
+        "terminal_reward",
+    )
+
+    def __init__(self, state: Any, move: Any = None, parent: Node | None = None) -> None:
+        self.state = state
+        self.move = move
+        self.parent = parent
+        self.depth = 0 if parent is None else parent.depth + 1
+        self.children: list[Node] = []
+        self.untried: list | None = None
+        self.unvisited: list[Node] = []
+        self.visits = 0
+        self.total = 0.0
+        self.total_sq = 0.0
+        self.best = -inf
+        self.worst = inf
+        self.best_moves: list | None = None
+        self.terminal_reward: float | None = None
+
+    @property
+    def mean(self) -> float:
+        """Average reward, 0.0 before any visit."""
+        return self.total / self.visits if self.visits else 0.0
+
+    @property
+    def variance(self) -> float:
+        """Population variance of the rewards, 0.0 before any visit."""
+        if not self.visits:
+            return 0.0
+        mean = self.total / self.visits
+        return max(self.total_sq / self.visits - mean * mean, 0.0)
+
+    @property
+    def std(self) -> float:
+        """Population standard deviation of the rewards."""
+        return sqrt(self.variance)
+
+    @property
+    def best_path(self) -> tuple:
+        """The moves from this node to the terminal state of :attr:`best`."""
+        if self.best_moves is None:
+            return ()
+        return tuple(self.best_moves[self.depth :])
+
+    @property
+    def is_terminal(self) -> bool:
+        """True once the node is known to be terminal."""
+        return self.terminal_reward is not None
+
+    def size(self) -> int:
+        """Number of nodes in the subtree rooted here (created ones included)."""
+        count = 0
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            count += 1
+            stack.extend(node.children)
+        return count
+
+    def height(self) -> int:
+        """Depth of the deepest node of this subtree, relative to the root."""
+        deepest = self.depth
+        stack = [self]
+        while stack:
+            node = stack.pop()
+            if node.depth > deepest:
+                deepest = node.depth
+            stack.extend(node.children)
+        return deepest
+
+    def describe(self) -> str:
+        """One line: move, visits, mean, best, terminal mark."""
+        label = "root" if self.parent is None else repr(self.move)
+        text = f"{label}: visits={self.visits}"
+        if self.visits:
+            text += f" mean={self.mean:.6g} best={self.best:.6g}"
+        if self.terminal_reward is not None:
+            text += " terminal"
+        return text
+
+    def to_str(self, max_depth: int = 1, max_children: int | None = None) -> str:
+        """Readable indented view of the subtree, children by visits.
+
+        Parameters
+        ----------
+        max_depth : int, default 1
+            Levels below this node to show (0: this node only).
+        max_children : int, optional
+            Show at most this many children per node (the most visited).
+        """
+        lines: list[str] = []
+
+        def walk(node: Node, level: int) -> None:
+            lines.append("  " * level + node.describe())
+            if level >= max_depth:
+                return
+            kids = sorted(node.children, key=lambda c: -c.visits)
+            if max_children is not None and len(kids) > max_children:
+                hidden = len(kids) - max_children
+                kids = kids[:max_children]
+            else:
+                hidden = 0
+            for kid in kids:
+                walk(kid, level + 1)
+            if hidden:
+                lines.append("  " * (level + 1) + f"... {hidden} more")
+
+        walk(self, 0)
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Node {self.describe()}>"
