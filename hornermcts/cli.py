@@ -1,0 +1,62 @@
+"""The ``hornermcts`` command line.
+
+``hornermcts optimize FILE`` optimizes a polynomial read from a file in FORM or
+SymPy syntax (``-`` for standard input) and prints a before/after table.
+Other subcommands live in the module that owns their domain and register
+here through :data:`SUBCOMMANDS` (``add_arguments(parser)`` and ``run(args)``).
+
+Errors print one line on standard error and exit with status 2 (bad input or
+options) or 130 (interrupted).
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+__all__ = ["main", "SUBCOMMANDS"]
+
+#: subcommand -> (module, one-line help); each module has add_arguments(parser) and run(args)
+SUBCOMMANDS = {
+    "optimize": ("hornermcts.cli_optimize", "optimize a polynomial: Horner scheme by MCTS, CSE, summary"),
+    "samegame": ("hornermcts.domains.samegame_cli", "play SameGame / Clickomania / Bubble Breaker boards"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hornermcts",
+        description="Multivariate Horner schemes by Monte Carlo Tree Search, with CSE and code generation.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in SUBCOMMANDS.items():
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise
+            continue
+        p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().split("\n\n")[0])
+        mod.add_arguments(p)
+        p.set_defaults(_run=mod.run)
+    return parser
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "_run", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args._run(args) or 0)
+    except KeyboardInterrupt:
+        print("hornermcts: interrupted", file=sys.stderr)
+        return 130
+    except (ValueError, TypeError, OSError) as exc:
+        print(f"hornermcts: error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
