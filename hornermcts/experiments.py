@@ -1,0 +1,329 @@
+"""Sweeps: many independent searches over a grid of options, on one or many machines.
+
+Every run is one :func:`~hornermcts.optimize.optimize` call with a
+deterministic seed derived from the sweep's ``seed`` and the run's position in
+the grid, so the same sweep gives the same table on every backend: serially,
+on a local process pool (all cores, the default) or on a Dask cluster.
+
+Examples
+--------
+>>> import sympy
+>>> x, y, z = sympy.symbols("x y z")
+>>> table = sweep(x**3*y**2 + x**2*y + x**3*z, {"cp": [0.1, 1.0], "iterations": [20]},
+...               seeds=2, backend="serial")
+>>> len(table), table.rows[0]["cp"], table.rows[0]["order"]
+(4, 0.1, ['x', 'y', 'z'])
+>>> table.column("operations")
+[6, 6, 6, 6]
+"""
+from __future__ import annotations
+
+import itertools
+import json
+import math
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+import numpy as np
+
+__all__ = ["sweep", "SweepTable", "cp_sweep", "region_of_interest", "BACKENDS"]
+
+BACKENDS = ("serial", "process", "dask")
+
+#: options a grid may vary (those of optimize that shape one search)
+GRID_KEYS = ("iterations", "cp", "schedule", "direction", "repeats", "time_limit")
+
+_DEFAULTS = {"iterations": 1000, "cp": 1.0, "schedule": "sa-uct", "direction": "forward", "repeats": 1, "time_limit": None}
+
+
+@dataclass
+class SweepTable:
+    """A tidy table: one row (a dict) per search.
+
+    Columns: the grid options, ``run`` (the seed index), ``seed`` (the
+    search's own seed), ``operations``, ``seconds``, ``iterations_done`` and
+    ``order``.
+    """
+
+    rows: list = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def column(self, name: str) -> list:
+        """One column as a list."""
+        return [r[name] for r in self.rows]
+
+    def where(self, **conditions) -> "SweepTable":
+        """The rows whose columns equal the given values."""
+        return SweepTable([r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())])
+
+    def to_csv(self, path) -> None:
+        """Write the table as CSV (the order as a space-separated list)."""
+        import csv
+
+        if not self.rows:
+            Path(path).write_text("")
+            return
+        keys = list(self.rows[0])
+        with open(path, "w", newline="") as fh:
+            writer = csv.DictWriter(fh, fieldnames=keys)
+            writer.writeheader()
+            for r in self.rows:
+                writer.writerow({**r, "order": " ".join(r["order"])})
+
+    def to_pandas(self):
+        """The table as a pandas DataFrame (needs pandas)."""
+        import pandas as pd
+
+        return pd.DataFrame(self.rows)
+
+
+def _jobs(grid, seeds, base_seed: int) -> list[dict]:
+    if isinstance(grid, dict):
+        for k in grid:
+            if k not in GRID_KEYS:
+                raise ValueError(f"grid key {k!r} is not a search option; use {GRID_KEYS}")
+        keys = list(grid)
+        values = [list(v) if isinstance(v, (list, tuple, range, np.ndarray)) else [v] for v in grid.values()]
+        points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+    else:
+        points = [dict(p) for p in grid]
+        for p in points:
+            for k in p:
+                if k not in GRID_KEYS:
+                    raise ValueError(f"grid key {k!r} is not a search option; use {GRID_KEYS}")
+    runs = range(seeds) if isinstance(seeds, int) else list(seeds)
+    jobs = []
+    for index, (point, run) in enumerate(itertools.product(points, runs)):
+        params = {**_DEFAULTS, **{k: (float(v) if k == "cp" else v) for k, v in point.items()}}
+        seq = np.random.SeedSequence([base_seed, index, int(run)])
+        jobs.append({**params, "run": int(run), "seed": int(seq.generate_state(1)[0] & 0x7FFFFFFF)})
+    return jobs
+
+
+def _key(job: dict) -> str:
+    return json.dumps({k: job[k] for k in GRID_KEYS + ("run", "seed")}, sort_keys=True)
+
+
+_WORKER_POLY = None
+
+
+def _init_worker(poly) -> None:
+    global _WORKER_POLY
+    _WORKER_POLY = poly
+
+
+def run_job(job: dict, poly=None) -> dict:
+    """Run one search of a sweep and return its table row."""
+    from .optimize import optimize
+
+    poly = poly if poly is not None else _WORKER_POLY
+    options = {k: job[k] for k in GRID_KEYS}
+    start = time.perf_counter()
+    result = optimize(poly, seed=job["seed"], progress=None, **options)
+    seconds = time.perf_counter() - start
+    return {**job, "operations": result.after.total, "seconds": round(seconds, 4),
+            "iterations_done": result.iterations, "order": [str(s) for s in result.order]}
+
+
+def _load(path: Path) -> dict:
+    done = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():
+                row = json.loads(line)
+                done[_key(row)] = row
+    return done
+
+
+def sweep(
+    expr,
+    grid,
+    *,
+    seeds: int | Sequence[int] = 10,
+    seed: int = 0,
+    backend: Any = "process",
+    workers: int | None = None,
+    save: str | os.PathLike | None = None,
+    progress: Any = "auto",
+) -> SweepTable:
+    """Run independent searches over ``grid`` x ``seeds``; return a tidy table.
+
+    Parameters
+    ----------
+    expr : anything :func:`~hornermcts.parse.as_polynomial` accepts
+    grid : dict of lists, or list of dicts
+        Values of :func:`optimize` options (``iterations``, ``cp``,
+        ``schedule``, ``direction``, ``repeats``, ``time_limit``); a dict is
+        expanded to its Cartesian product.  Unset options take optimize's
+        defaults.
+    seeds : int or sequence of int
+        Runs per grid point (``range(seeds)`` for an int).
+    seed : int
+        The sweep's seed; each run's seed is derived from it and the run's
+        position, so every backend gives the same rows.
+    backend : "serial", "process", "dask", a ``dask.distributed.Client`` or a scheduler address
+        ``"process"`` (default) uses a local process pool with ``workers``
+        processes (default: all cores); ``"dask"`` starts a
+        ``LocalCluster``; a Client or an address like ``"tcp://host:8786"``
+        uses that cluster.
+    save : path, optional
+        A JSON-lines file: every finished row is appended at once; rows
+        already in the file are not run again (resume an interrupted sweep
+        by calling it again with the same arguments).
+    progress : "auto", True, None
+        A tqdm bar over runs.
+
+    Returns
+    -------
+    SweepTable
+        Rows in grid order.  On Ctrl-C the finished rows are returned (and
+        saved) and the interruption is re-raised only after that.
+    """
+    from .parse import as_polynomial
+
+    poly = as_polynomial(expr)
+    jobs = _jobs(grid, seeds, seed)
+    path = Path(save) if save is not None else None
+    done = _load(path) if path else {}
+    todo = [j for j in jobs if _key(j) not in done]
+    bar = _bar(progress, len(jobs), len(jobs) - len(todo))
+    sink = open(path, "a") if path else None
+
+    def record(row):
+        done[_key(row)] = row
+        if sink:
+            sink.write(json.dumps(row) + "\n")
+            sink.flush()
+        if bar:
+            bar.update(1)
+
+    interrupted = None
+    try:
+        if todo:
+            _run(poly, todo, backend, workers, record)
+    except KeyboardInterrupt as exc:
+        interrupted = exc
+    finally:
+        if sink:
+            sink.close()
+        if bar:
+            bar.close()
+    table = SweepTable([done[_key(j)] for j in jobs if _key(j) in done])
+    if interrupted is not None:
+        table.interrupted = True
+    return table
+
+
+def _bar(progress, total, initial):
+    if progress is None or progress is False:
+        return None
+    import sys
+
+    if progress == "auto" and not sys.stderr.isatty():
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, initial=initial, desc="sweep", unit="run")
+
+
+def _run(poly, jobs, backend, workers, record) -> None:
+    if backend == "serial":
+        for job in jobs:
+            record(run_job(job, poly))
+        return
+    if backend == "process":
+        from concurrent.futures import ProcessPoolExecutor, as_completed
+        import multiprocessing as mp
+
+        workers = workers or os.cpu_count() or 1
+        ctx = mp.get_context("spawn" if os.name == "nt" else "forkserver")
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(poly,)) as pool:
+            futures = [pool.submit(run_job, job) for job in jobs]
+            try:
+                for fut in as_completed(futures):
+                    record(fut.result())
+            except KeyboardInterrupt:
+                for fut in futures:
+                    fut.cancel()
+                raise
+        return
+    _run_dask(poly, jobs, backend, workers, record)
+
+
+def _run_dask(poly, jobs, backend, workers, record) -> None:
+    try:
+        from dask.distributed import Client, LocalCluster, as_completed
+    except ImportError:  # pragma: no cover - depends on the environment
+        raise ImportError("the dask backend needs dask.distributed: pip install 'hornermcts[dask]'") from None
+    own = None
+    if backend == "dask":
+        own = LocalCluster(n_workers=workers or os.cpu_count() or 1, threads_per_worker=1, processes=True)
+        client = Client(own)
+    elif isinstance(backend, str):
+        client = Client(backend)
+        own = client
+    elif isinstance(backend, Client):
+        client = backend
+    else:
+        raise ValueError(f"backend must be one of {BACKENDS}, a dask Client or a scheduler address, not {backend!r}")
+    try:
+        remote_poly = client.scatter(poly, broadcast=True)
+        futures = [client.submit(run_job, job, remote_poly, pure=False) for job in jobs]
+        try:
+            for fut in as_completed(futures):
+                record(fut.result())
+        except KeyboardInterrupt:
+            client.cancel(futures)
+            raise
+    finally:
+        if own is not None:
+            if own is not client:
+                client.close()
+            own.close()
+
+
+def cp_sweep(expr, *, cps=None, schedules=("uct", "sa-uct"), iterations=1000, seeds=5,
+             direction="forward", **options) -> SweepTable:
+    """The SA-UCT paper's experiment: many searches over log-spaced Cp values.
+
+    ``cps`` defaults to 25 values log-spaced from 0.01 to 10.
+    """
+    cps = list(np.logspace(-2, 1, 25)) if cps is None else list(cps)
+    grid = {"cp": cps, "schedule": list(schedules), "iterations": [iterations], "direction": [direction]}
+    return sweep(expr, grid, seeds=seeds, **options)
+
+
+def region_of_interest(table: SweepTable, *, tolerance: float = 0.02, best: float | None = None) -> dict:
+    """Per schedule, the widest contiguous Cp range whose runs are near the best.
+
+    A Cp grid value is *good* when the median of its runs is within
+    ``tolerance`` of ``best`` (default: the best count in the whole table).
+    Returns ``{schedule: {"low", "high", "width", "factor", "good"}}`` with
+    ``width = high - low`` (the paper's measure) and ``factor = high / low``.
+    """
+    best = min(table.column("operations")) if best is None else best
+    out = {}
+    for schedule in sorted(set(table.column("schedule"))):
+        sub = table.where(schedule=schedule)
+        cps = sorted(set(sub.column("cp")))
+        good = [float(np.median(sub.where(cp=c).column("operations"))) <= best * (1 + tolerance) for c in cps]
+        run = (0, -1)
+        start = None
+        for i, g in enumerate(good + [False]):
+            if g and start is None:
+                start = i
+            if not g and start is not None:
+                if i - 1 - start > run[1] - run[0]:
+                    run = (start, i - 1)
+                start = None
+        if run[1] < run[0]:
+            out[schedule] = {"low": math.nan, "high": math.nan, "width": 0.0, "factor": 1.0, "good": 0}
+        else:
+            lo, hi = cps[run[0]], cps[run[1]]
+            out[schedule] = {"low": lo, "high": hi, "width": hi - lo, "factor": hi / lo, "good": run[1] - run[0] + 1}
+    return out
