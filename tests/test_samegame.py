@@ -1,0 +1,371 @@
+"""Tests of the SameGame family (``hornermcts.domains.samegame``).
+
+Rules on hand-made boards, the replay of the 20 logged games of the
+standard set, playouts against the rules, exhaustive search on tiny boards.
+"""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hornermcts.domains.samegame import (
+    SHARED_DATA,
+    SameGame,
+    SameGameState,
+    format_moves,
+    parse_moves,
+    random_board,
+    read_boards,
+    read_replays,
+    solve_exhaustive,
+    standard_testset,
+)
+
+# --------------------------------------------------------------------------
+# a pure-Python reference of the rules (the oracle)
+
+
+def ref_groups(grid):
+    """Groups of a top-first grid as lists of (col, row-from-bottom) cells."""
+    h, w = len(grid), len(grid[0])
+    colour = {(c, h - 1 - r): grid[r][c] for r in range(h) for c in range(w) if grid[r][c] >= 0}
+    seen, groups = set(), []
+    for cell in sorted(colour):
+        if cell in seen:
+            continue
+        group, todo = [], [cell]
+        seen.add(cell)
+        while todo:
+            c, r = todo.pop()
+            group.append((c, r))
+            for nb in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+                if nb in colour and nb not in seen and colour[nb] == colour[cell]:
+                    seen.add(nb)
+                    todo.append(nb)
+        groups.append(sorted(group))
+    return groups
+
+
+def ref_apply(grid, move):
+    """Remove the group of ``move``; return (new grid, size)."""
+    h, w = len(grid), len(grid[0])
+    group = next(g for g in ref_groups(grid) if move in g)
+    columns = []
+    for c in range(w):
+        column = [grid[h - 1 - r][c] for r in range(h) if grid[h - 1 - r][c] >= 0 and (c, r) not in group]
+        if column:
+            columns.append(column)
+    out = [[-1] * w for _ in range(h)]
+    for c, column in enumerate(columns):
+        for r, k in enumerate(column):
+            out[h - 1 - r][c] = k
+    return out, len(group)
+
+
+boards = st.integers(1, 5).flatmap(
+    lambda w: st.integers(1, 5).flatmap(
+        lambda h: st.lists(st.lists(st.integers(0, 2), min_size=w, max_size=w), min_size=h, max_size=h)
+    )
+)
+
+
+# --------------------------------------------------------------------------
+# rules on hand-made boards
+
+
+def test_gravity_and_column_closing():
+    game = SameGame([[1, 0, 2],
+                     [1, 0, 2],
+                     [2, 0, 1]])
+    state = game.apply(game.root(), (1, 0))  # the middle column of 0s: empties it
+    assert game.grid(state).tolist() == [[-1, -1, -1],
+                                         [1, 2, -1],
+                                         [1, 2, -1],
+                                         [2, 1, -1]][1:]
+    assert state.score == 1
+    state = game.apply(state, (0, 1))  # the two 1s of column 0 fall on nothing: the 2 stays
+    assert game.grid(state).tolist() == [[-1, 2, -1], [-1, 2, -1], [2, 1, -1]]
+    assert state.score == 1
+
+
+def test_tiles_fall_into_the_gap():
+    game = SameGame([[3, 4],
+                     [1, 1],
+                     [2, 4]])
+    state = game.apply(game.root(), (0, 1))
+    assert game.grid(state).tolist() == [[-1, -1], [3, 4], [2, 4]]
+    assert game.moves(state) == [(1, 0)]
+
+
+def test_single_tiles_and_empty_cells_are_not_moves():
+    game = SameGame([[0, 1], [1, 0]])
+    assert game.moves(game.root()) == []
+    assert game.is_terminal(game.root())
+    with pytest.raises(ValueError, match="single tile"):
+        game.apply(game.root(), (0, 0))
+    game = SameGame([[-1, -1], [0, 0]])
+    with pytest.raises(ValueError, match="empty cell"):
+        game.apply(game.root(), (0, 1))
+    with pytest.raises(ValueError, match="off the"):
+        game.apply(game.root(), (2, 0))
+
+
+def test_apply_does_not_mutate():
+    game = SameGame(random_board(6, 6, 3, seed=2))
+    root = game.root()
+    before = root.cells.copy()
+    game.apply(root, game.moves(root)[0])
+    assert np.array_equal(root.cells, before)
+    with pytest.raises(ValueError):
+        root.cells[0] = 3  # read-only
+
+
+@pytest.mark.parametrize(
+    "scoring, expected",
+    [("samegame", [(6 - 2) ** 2, (3 - 2) ** 2]), ("clickomania", [6, 3]), ("bubblebreaker", [30, 6])],
+)
+def test_scoring_variants_per_move(scoring, expected):
+    game = SameGame([[1, 1, 1, 2],
+                     [0, 0, 0, 2],
+                     [0, 0, 0, 3]], scoring=scoring)
+    state = game.apply(game.root(), (0, 0))  # six 0s
+    assert state.score == expected[0]
+    state = game.apply(state, (0, 0))  # three 1s fell to the bottom
+    assert state.score == expected[0] + expected[1]
+
+
+def test_samegame_bonus_and_terminal_penalty():
+    # clearing: (4-2)^2 + (2-2)^2 + 1000
+    game = SameGame([[1, 1], [0, 0], [0, 0]])
+    assert game.score([(0, 0), (0, 0)]) == 4 + 0 + 1000
+    # tiles left: four 0s, four 1s and one 3, none connected
+    game = SameGame([[2, 2, 2, 3],
+                     [0, 1, 0, 1],
+                     [1, 0, 1, 0]])
+    state = game.apply(game.root(), (0, 2))  # the three 2s: 1 point
+    assert game.grid(state).tolist() == [[-1, -1, -1, 3], [0, 1, 0, 1], [1, 0, 1, 0]]
+    assert game.is_terminal(state) and state.score == 1
+    assert game.end_adjustment(state) == -((4 - 2) ** 2 + (4 - 2) ** 2 + (1 - 2) ** 2)
+    assert game.reward(state) == 1 - 9
+    assert SameGame(game.grid(game.root()), penalty=False).reward(state) == 1
+    # the other variants have neither bonus nor penalty
+    for scoring in ("clickomania", "bubblebreaker"):
+        other = SameGame([[1, 1], [0, 0], [0, 0]], scoring=scoring)
+        assert other.end_adjustment(other.replay([(0, 0), (0, 0)])) == 0
+        assert other.end_adjustment(other.root()) == 0
+
+
+def test_penalty_counts_single_tiles():
+    # one tile of each of two colours: (1-2)^2 each
+    game = SameGame([[0, 1]])
+    assert game.reward(game.root()) == -2
+    game = SameGame([[0, 1, 0, 1, 0, 2]])
+    assert game.reward(game.root()) == -((3 - 2) ** 2 + (2 - 2) ** 2 + (1 - 2) ** 2)
+
+
+def test_clickomania_scores_tiles_removed():
+    board = random_board(8, 8, 4, seed=11)
+    game = SameGame(board, scoring="clickomania")
+    final, moves = game.playout(game.root(), np.random.default_rng(1))
+    assert game.reward(final) == 64 - game.tiles_left(final)
+
+
+@settings(max_examples=150, deadline=None)
+@given(boards, st.integers(0, 10**6))
+def test_moves_and_apply_agree_with_the_reference(grid, seed):
+    game = SameGame(grid, colours=3)
+    state = game.root()
+    current = [row[:] for row in grid]
+    rng = np.random.default_rng(seed)
+    while True:
+        groups = [g for g in ref_groups(current) if len(g) >= 2]
+        assert game.moves(state) == [g[0] for g in groups]
+        if not groups:
+            break
+        move = groups[int(rng.integers(len(groups)))][int(rng.integers(2))]  # any cell of the group
+        current, n = ref_apply(current, move)
+        state = game.apply(state, move)
+        assert game.grid(state).tolist() == current
+    assert game.is_terminal(state)
+
+
+@settings(max_examples=60, deadline=None)
+@given(boards, st.integers(0, 10**6), st.sampled_from(["random", "tabu", "tabu_color"]))
+def test_playouts_are_legal_games(grid, seed, policy):
+    game = SameGame(grid, colours=3, playout=policy, epsilon=0.1, scoring="bubblebreaker")
+    final, moves = game.playout(game.root(), np.random.default_rng(seed))
+    state = game.root()
+    for move in moves:
+        assert move in game.moves(state)
+        state = game.apply(state, move)
+    assert state == final and game.is_terminal(final)
+
+
+def test_playout_is_reproducible_and_leaves_the_state_alone():
+    game = SameGame(random_board(seed=3), playout="tabu_color", epsilon=0.003)
+    root = game.root()
+    a = game.playout(root, np.random.default_rng(5))
+    b = game.playout(root, np.random.default_rng(5))
+    assert a[1] == b[1] and a[0] == b[0]
+    assert root == game.root()
+    final, moves = game.playout(a[0], np.random.default_rng(0))
+    assert moves == [] and final is a[0]
+
+
+def test_tabu_color_avoids_the_most_frequent_colour():
+    """While other moves exist, TabuColorRandom never removes the tabu colour."""
+    board = random_board(10, 10, 4, seed=8)
+    counts = np.bincount(board.ravel(), minlength=4)
+    tabu = int(np.argmax(counts))
+    game = SameGame(board, playout="tabu_color")
+    for seed in range(20):
+        state = game.root()
+        _, moves = game.playout(state, np.random.default_rng(seed))
+        for move in moves:
+            groups = game.groups(state)
+            colour = {m: k for m, _, k in groups}
+            if any(k != tabu for k in colour.values()):
+                assert colour[move] != tabu
+            state = game.apply(state, move)
+
+
+def test_tabu_policies_score_more_than_random():
+    """The paper's Table 1 ordering, on playouts alone (means over 300)."""
+    board = random_board(seed=21)
+    means = {}
+    for policy in ("random", "tabu", "tabu_color"):
+        game = SameGame(board, playout=policy, penalty=False)
+        rng = np.random.default_rng(0)
+        means[policy] = np.mean([game.reward(game.playout(game.root(), rng)[0]) for _ in range(300)])
+    assert means["random"] < means["tabu"] < means["tabu_color"]
+
+
+def test_board_validation():
+    with pytest.raises(ValueError, match="rest on tiles"):
+        SameGame([[0, 1], [-1, 1]])
+    with pytest.raises(ValueError, match="empty column"):
+        SameGame([[-1, 1], [-1, 1]])
+    with pytest.raises(ValueError, match="2-D"):
+        SameGame([0, 1])
+    with pytest.raises(ValueError, match="colours=2"):
+        SameGame([[0, 2]], colours=2)
+    with pytest.raises(ValueError, match="unknown scoring"):
+        SameGame([[0]], scoring="tetris")
+    with pytest.raises(ValueError, match="unknown playout"):
+        SameGame([[0]], playout="greedy")
+
+
+def test_any_size_and_colour_count():
+    game = SameGame(random_board(20, 20, 10, seed=0), scoring="clickomania")
+    assert (game.width, game.height, game.n_colours) == (20, 20, 10)
+    final, moves = game.playout(game.root(), np.random.default_rng(0))
+    assert game.replay(moves) == final
+    wide = SameGame(random_board(30, 4, 2, seed=1))
+    final, moves = wide.playout(wide.root(), np.random.default_rng(0))
+    assert wide.replay(moves) == final
+
+
+def test_random_board_is_seeded_and_uniform():
+    a = random_board(15, 15, 5, seed=7)
+    assert a.shape == (15, 15) and a.dtype == np.int8
+    assert np.array_equal(a, random_board(15, 15, 5, seed=7))
+    assert not np.array_equal(a, random_board(15, 15, 5, seed=8))
+    big = random_board(200, 200, 5, seed=0)
+    assert set(np.unique(big)) == set(range(5))
+    assert np.allclose(np.bincount(big.ravel()) / big.size, 0.2, atol=0.01)
+
+
+# --------------------------------------------------------------------------
+# files, the standard set, the replay check
+
+needs_data = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="shared SameGame data not present")
+
+
+@needs_data
+def test_embedded_standard_set_equals_both_files():
+    embedded = standard_testset()
+    assert len(embedded) == 20
+    from_file = read_boards(SHARED_DATA / "standard_testset.txt")
+    assert all(np.array_equal(a, b) for a, b in zip(embedded, from_file, strict=True))
+    for i, board in enumerate(embedded, start=1):
+        (letters,) = read_boards(SHARED_DATA / "mcs_letters" / f"problem{i:02d}.txt")
+        assert np.array_equal(letters, board)
+
+
+@needs_data
+def test_logged_games_replay_to_their_scores():
+    """The 20 CMCT games of replays_mcs_cmct40.tsv: every move legal, every score exact.
+
+    All 20 games clear the board, so the logs confirm the +1000 bonus but
+    cannot tell whether the end-of-game penalty applies.
+    """
+    rows = read_replays()
+    assert len(rows) == 20
+    total = 0
+    for board, (name, score, moves) in zip(standard_testset(), rows, strict=True):
+        game = SameGame(board)
+        assert game.score(moves) == score, name
+        assert game.tiles_left(game.replay(moves)) == 0
+        total += score
+    assert total == 71026
+
+
+@needs_data
+def test_a_corrupted_log_fails_the_replay():
+    board = standard_testset()[0]
+    name, score, moves = read_replays()[0]
+    game = SameGame(board)
+    with pytest.raises(ValueError, match="not over"):
+        game.score(moves[:-1])
+    single = next(g[0] for g in ref_groups(board.tolist()) if len(g) == 1)
+    with pytest.raises(ValueError, match="move 1: illegal move"):
+        game.score([single] + moves[1:])
+    assert game.score(moves) == score
+
+
+def test_read_boards_formats(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("2 3 3\nRGB\n.GR\n\n1 3 5\nVYB\n")
+    a, b = read_boards(path)
+    assert a.tolist() == [[0, 1, 2], [-1, 1, 0]] and b.tolist() == [[4, 3, 2]]
+    path.write_text("0 1 \n1 1 \n\n2 2 \n2 0 \n")
+    a, b = read_boards(path)
+    assert a.tolist() == [[0, 1], [1, 1]] and b.tolist() == [[2, 2], [2, 0]]
+    path.write_text("0 1\n1\n")
+    with pytest.raises(ValueError, match="different lengths"):
+        read_boards(path)
+    path.write_text("1 2 5\nRX\n")
+    with pytest.raises(ValueError, match="unknown board symbol"):
+        read_boards(path)
+
+
+def test_parse_and_format_moves_round_trip():
+    moves = [(0, 0), (14, 13), (3, 7)]
+    assert parse_moves(format_moves(moves)) == moves
+    with pytest.raises(ValueError):
+        parse_moves("1,2,3")
+
+
+# --------------------------------------------------------------------------
+# exhaustive search on tiny boards
+
+
+def brute_force(game, state):
+    """Every complete game, no memo: the oracle of solve_exhaustive."""
+    moves = game.moves(state)
+    if not moves:
+        return game.reward(state)
+    return max(brute_force(game, game.apply(state, m)) for m in moves)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("scoring", ["samegame", "clickomania", "bubblebreaker"])
+def test_exhaustive_search_matches_brute_force(seed, scoring):
+    game = SameGame(random_board(4, 4, 3, seed=seed), scoring=scoring)
+    best, moves = solve_exhaustive(game)
+    assert best == brute_force(game, game.root())
+    assert game.score(moves) == best
