@@ -1,8 +1,9 @@
 """Sweeps: many independent searches over a grid of options, on one or many machines.
 
 Every run is one :func:`~hornermcts.optimize.optimize` call with a
-deterministic seed derived from the sweep's ``seed`` and the run's position in
-the grid, so the same sweep gives the same table on every backend: serially,
+deterministic seed derived from the sweep's ``seed``, the run's options and its
+index, so the same sweep gives the same table on every backend (and a grid
+extended later reuses the rows it already has): serially,
 on a local process pool (all cores, the default) or on a Dask cluster.
 
 Examples
@@ -23,6 +24,7 @@ import json
 import math
 import os
 import time
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -98,9 +100,10 @@ def _jobs(grid, seeds, base_seed: int) -> list[dict]:
                     raise ValueError(f"grid key {k!r} is not a search option; use {GRID_KEYS}")
     runs = range(seeds) if isinstance(seeds, int) else list(seeds)
     jobs = []
-    for index, (point, run) in enumerate(itertools.product(points, runs)):
+    for point, run in itertools.product(points, runs):
         params = {**_DEFAULTS, **{k: (float(v) if k == "cp" else v) for k, v in point.items()}}
-        seq = np.random.SeedSequence([base_seed, index, int(run)])
+        tag = zlib.crc32(json.dumps(params, sort_keys=True).encode())
+        seq = np.random.SeedSequence([base_seed, tag, int(run)])
         jobs.append({**params, "run": int(run), "seed": int(seq.generate_state(1)[0] & 0x7FFFFFFF)})
     return jobs
 
@@ -164,8 +167,8 @@ def sweep(
     seeds : int or sequence of int
         Runs per grid point (``range(seeds)`` for an int).
     seed : int
-        The sweep's seed; each run's seed is derived from it and the run's
-        position, so every backend gives the same rows.
+        The sweep's seed; each run's seed is derived from it, the run's
+        options and its index, so every backend gives the same rows.
     backend : "serial", "process", "dask", a ``dask.distributed.Client`` or a scheduler address
         ``"process"`` (default) uses a local process pool with ``workers``
         processes (default: all cores); ``"dask"`` starts a

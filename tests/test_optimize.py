@@ -1,0 +1,147 @@
+"""optimize(): the Horner-order search on the core, its options, result and views."""
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+import sympy
+
+import hornermcts
+from hornermcts.families import random_polynomial
+from hornermcts.fastcount import FastCounter
+from hornermcts.optimize import optimize
+from hornermcts.orders import HornerOrderProblem
+from hornermcts.polynomial import Polynomial
+
+x, y, z = sympy.symbols("x y z")
+PAPER = x**3 * y**2 + x**2 * y + x**3 * z
+
+
+@pytest.fixture(scope="module")
+def small():
+    # 6 variables: 720 orders, brute force is cheap
+    return random_polynomial(6, 40, max_degree=4, seed=3)
+
+
+def brute_force_best(poly):
+    counter = FastCounter(poly)
+    return min(counter.count(list(p)) for p in itertools.permutations(range(poly.n_vars)))
+
+
+@pytest.mark.parametrize("schedule", ["sa-uct", "uct"])
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_search_finds_brute_force_optimum(small, schedule, direction):
+    best = brute_force_best(small)
+    found = min(optimize(small, iterations=400, seed=s, schedule=schedule, direction=direction).after.total
+                for s in range(3))
+    assert found == best
+
+
+def test_result_is_exact_and_consistent(small):
+    result = optimize(small, iterations=100, seed=1)
+    expr = small.to_sympy()
+    assert sympy.expand(result.expression() - expr) == 0
+    reps, (out,) = result.assignments()
+    assert sympy.expand(out.subs(list(reversed(reps))) - expr) == 0
+    assert result.after == FastCounter(small).count_detail(
+        [small.symbols.index(s) for s in result.order])
+    assert result.after.total <= min(result.baselines.values())
+    ops = [o for _, o in result.history]
+    assert ops == sorted(ops, reverse=True) and len(set(ops)) == len(ops)
+    assert ops[-1] == result.after.total or result.after.total < ops[-1]
+    assert result.node_count >= 1 and 1 <= result.max_depth <= small.n_vars
+    assert result.before.total == hornermcts.original_count(small).total
+    assert "order:" in result.summary()
+
+
+def test_same_seed_same_result_different_seed_differs(small):
+    a = optimize(small, iterations=150, seed=5)
+    b = optimize(small, iterations=150, seed=5)
+    assert (a.order, a.history, a.after) == (b.order, b.history, b.after)
+    runs = {optimize(small, iterations=30, seed=s, cp=5.0).history for s in range(6)}
+    assert len(runs) > 1
+
+
+def test_both_directions_keep_the_better(small):
+    both = optimize(small, iterations=100, seed=2, direction="both")
+    assert len(both.search) == 2
+    fwd = optimize(small, iterations=100, seed=2, direction="forward")
+    assert both.after.total <= fwd.after.total
+
+
+def test_backward_scheme_is_reversed_state():
+    p = Polynomial((x, y, z), [[3, 2, 0], [2, 1, 0], [3, 0, 1]], [1, 1, 1])
+    problem = HornerOrderProblem(p, direction="backward")
+    state = (2, 1, 0)
+    assert problem.scheme(state) == (0, 1, 2)
+    assert problem.state_of((0, 1, 2)) == state
+    assert problem.operations(state) == 6
+
+
+def test_paper_example_and_absent_variables():
+    w = sympy.Symbol("w")
+    p = Polynomial((x, y, z, w), [[3, 2, 0, 0], [2, 1, 0, 0], [3, 0, 1, 0]], [1, 1, 1])
+    result = optimize(p, iterations=50, seed=0)
+    assert result.after.total == 6 and result.order[:1] == (x,) and result.order[-1] == w
+
+
+def test_iterations_zero_uses_best_occurrence_order(small):
+    result = optimize(small, iterations=0)
+    assert result.search == () and result.after.total == min(result.baselines.values())
+
+
+def test_time_limit_returns_best_so_far(small):
+    result = optimize(small, iterations=None, time_limit=0.2, seed=0)
+    assert result.search[0].stopped == "time"
+    assert result.after.total >= brute_force_best(small)
+
+
+def test_trivial_inputs():
+    for expr in (sympy.Integer(0), sympy.Integer(7), x, 3 * x):
+        result = optimize(expr, iterations=10, seed=0)
+        assert sympy.simplify(result.expression() - expr) == 0
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"iterations": -1}, "iterations"),
+        ({"iterations": 1.5}, "iterations"),
+        ({"iterations": None}, "iterations, time_limit"),
+        ({"cp": -0.1}, "cp"),
+        ({"cp": float("nan")}, "cp"),
+        ({"schedule": "annealing"}, "schedule"),
+        ({"direction": "sideways"}, "direction"),
+        ({"repeats": 0}, "repeats"),
+        ({"time_limit": 0}, "time_limit"),
+    ],
+)
+def test_bad_options_are_clear_errors(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        optimize(PAPER, **kwargs)
+
+
+def test_options_are_keyword_only():
+    with pytest.raises(TypeError):
+        optimize(PAPER, 100)
+
+
+def test_progress_callback_is_called(small):
+    calls = []
+    optimize(small, iterations=200, seed=0, progress=lambda i, r: calls.append((i, r)))
+    assert calls and calls[-1][0] >= 199
+
+
+def test_repeats_keep_the_best(small):
+    one = [optimize(small, iterations=40, seed=s, cp=3.0).after.total for s in range(2)]
+    assert optimize(small, iterations=40, seed=0, cp=3.0, repeats=3).after.total <= max(one)
+
+
+def test_orders_handle_big_trees():
+    # 30 variables: the search still returns a valid, exact result
+    poly = random_polynomial(30, 200, max_degree=3, seed=1)
+    result = optimize(poly, iterations=100, seed=0)
+    assert sorted(map(str, result.order)) == sorted(map(str, poly.symbols))
+    point = list(np.random.default_rng(0).integers(-5, 5, poly.n_vars))
+    assert hornermcts.evaluate_dag(result.dag, point) == poly.evaluate(point)
