@@ -369,3 +369,27 @@ def test_exhaustive_search_matches_brute_force(seed, scoring):
     best, moves = solve_exhaustive(game)
     assert best == brute_force(game, game.root())
     assert game.score(moves) == best
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_sp_mcts_finds_the_optimum_of_tiny_boards(seed):
+    from hornermcts.search import sp_mcts
+
+    game = SameGame(random_board(4, 4, 3, seed=seed), playout="tabu_color", epsilon=0.003)
+    best, _ = solve_exhaustive(game)
+    # scores span about 1000 points here: C must outweigh a deviation of that size
+    per_game = sp_mcts(game, c=10000.0, d=1000.0, w=0.02, t=2, iterations=2000, seed=seed, progress=None)
+    assert per_game.best_reward == best
+    assert game.score(per_game.best_moves) == best
+    per_move = sp_mcts(game, c=10000.0, d=1000.0, t=2, per_move=True, iterations=500, seed=seed, progress=None)
+    assert per_move.best_reward == best == game.score(per_move.best_moves)
+
+
+def test_search_on_the_standard_board_is_a_legal_game():
+    from hornermcts.search import beam_mcts, mcts
+
+    game = SameGame(standard_testset()[0], playout="tabu_color", epsilon=0.003)
+    result = mcts(game, iterations=300, cp=50.0, seed=0, progress=None)
+    assert game.score(result.best_moves) == result.best_reward > 500
+    beam = beam_mcts(game, simulation_limit=30, beam_width=2, iterations=300, cp=50.0, seed=0, progress=None)
+    assert game.score(beam.best_moves) == beam.best_reward

@@ -7,14 +7,19 @@ optional playout); the algorithms take their parts as parameters:
   complete path ever seen; :func:`sa_uct` is ``mcts`` with SA-UCT's linear
   cooling.
 - selection rules ``rule(node, exploration) -> child``: :func:`uct`
-  (eq. 3 / 5 of Ruijl et al.), :class:`SPMCTS`;
+  (eq. 3 / 5 of Ruijl et al.), :class:`SPMCTS`, :func:`ucb1_tuned` /
+  :class:`UCB1Tuned`;
 - cooling schedules ``T(i, n)``: :class:`ConstantSchedule`,
   :class:`LinearSchedule`, :class:`ExponentialSchedule`;
 - expansion rules ``expand(node, problem, rng) -> node``:
   :func:`single_expansion`, :func:`full_expansion`,
   :class:`ThresholdExpansion`;
 - playout policies ``policy(problem, state, rng) -> (state, moves)``:
-  :func:`random_playout`.
+  :func:`random_playout`;
+- more drivers: :func:`beam_mcts` (BMCTS, beam pruning per depth),
+  :func:`per_move_search` (search, play the best move, search again),
+  :func:`sp_mcts` (SP-MCTS per game or per move); and :func:`cem`, the
+  Cross-Entropy Method, to tune any numeric parameters.
 
 Examples
 --------
@@ -29,14 +34,19 @@ Examples
 ((1, 1, 1), 7.0)
 """
 
+from .beam import beam_mcts, prune_depth
+from .cem import CEMResult, cem
 from .expansion import ThresholdExpansion, full_expansion, single_expansion
 from .mcts import backpropagate, descend, mcts, sa_uct
+from .permove import PerMoveResult, RootedProblem, per_move_search
 from .node import Node
 from .playout import random_playout
 from .problem import Problem, check_problem
 from .result import MCTSResult
 from .schedules import ConstantSchedule, ExponentialSchedule, LinearSchedule
 from .selection import SPMCTS, uct
+from .sp_mcts import sp_mcts
+from .ucb1_tuned import UCB1Tuned, ucb1_tuned
 
 __all__ = [
     "mcts",
@@ -56,4 +66,14 @@ __all__ = [
     "random_playout",
     "descend",
     "backpropagate",
+    "ucb1_tuned",
+    "UCB1Tuned",
+    "beam_mcts",
+    "prune_depth",
+    "per_move_search",
+    "PerMoveResult",
+    "RootedProblem",
+    "sp_mcts",
+    "cem",
+    "CEMResult",
 ]

@@ -1,0 +1,312 @@
+"""Beam Monte-Carlo Tree Search (Baier & Winands, BMCTS).
+
+BMCTS is MCTS with a per-depth beam. It counts, for every tree depth ``d``,
+the iterations whose selection path passed through a tree node at depth
+``d``. When that count reaches the *simulation limit* ``L``, depth ``d`` is
+pruned: the ``W`` (*beam width*) nodes of depth ``d`` with the most visits
+are kept together with their ancestors; the other nodes of depth ``d`` and
+everything hanging from them go, and no new node is created at depth ``d``
+or above it any more. Below the beam the tree grows as usual, so memory and
+time become linear in the depth, and ``W = 1`` turns the search into a
+move-by-move search whose time per move is set by ``L``.
+
+Listing 3 of the paper keeps only the ``W`` nodes and their ancestors, so
+the subtrees below the kept nodes go too (``keep_subtrees=False``, the
+default); since the counts of deeper levels then count passes through nodes
+that no longer exist, they restart from zero. ``keep_subtrees=True`` keeps
+those subtrees and their counts.
+
+The search is otherwise :func:`~hornermcts.search.mcts.mcts` (the same
+selection, expansion, playout, budget, seed, restarts, progress and result),
+with UCB1-TUNED (:func:`~hornermcts.search.ucb1_tuned.ucb1_tuned`) as the
+default selection rule, as in the paper.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import sys
+from functools import partial
+from math import inf
+from time import perf_counter
+from typing import Any, Callable
+
+import numpy as np
+
+from .expansion import make_expansion
+from .mcts import _Cadence, _check_budget, _combine, _generators, _Run, backpropagate, descend
+from .node import Node
+from .playout import random_playout
+from .problem import check_problem
+from .progress import make_progress
+from .result import MCTSResult
+from .schedules import make_schedule
+from .ucb1_tuned import ucb1_tuned
+
+__all__ = ["beam_mcts", "prune_depth"]
+
+
+def prune_depth(root: Node, depth: int, width: int, *, keep_subtrees: bool = False) -> int:
+    """Keep the ``width`` most visited nodes at ``depth`` and their ancestors.
+
+    Nodes above ``depth`` that are not ancestors of a kept node are cut off,
+    and every node above ``depth`` gets ``untried = []`` (no new children).
+    Ties in visits keep the node met first (breadth-first, creation order).
+
+    Returns
+    -------
+    int
+        The number of nodes kept at ``depth`` (0 if the tree does not reach it).
+
+    Examples
+    --------
+    >>> root = Node("r"); root.untried = []
+    >>> for move, visits in enumerate([5, 9, 2]):
+    ...     child = Node(move, move, root); child.visits = visits; child.untried = []
+    ...     root.children.append(child)
+    >>> prune_depth(root, 1, 2)
+    2
+    >>> [(c.move, c.visits) for c in root.children], root.untried
+    ([(0, 5), (1, 9)], [])
+    """
+    level = [root]
+    for _ in range(depth):
+        level = [child for node in level for child in node.children]
+        if not level:
+            return 0
+    if len(level) > width:
+        # stable: sorted keeps creation order among equal visits
+        kept = sorted(level, key=lambda n: -n.visits)[:width]
+    else:
+        kept = level
+    keep = {id(node) for node in kept}
+    for node in kept:
+        parent = node.parent
+        while parent is not None and id(parent) not in keep:
+            keep.add(id(parent))
+            parent = parent.parent
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.depth < depth:
+            node.untried = []
+            node.children = [child for child in node.children if id(child) in keep]
+            node.unvisited = [child for child in node.unvisited if id(child) in keep]
+            stack.extend(node.children)
+    if not keep_subtrees:
+        for node in kept:
+            node.children = []
+            node.unvisited = []
+            if node.terminal_reward is None:
+                node.untried = None
+    return len(kept)
+
+
+def _beam_run(
+    problem: Any,
+    rng: np.random.Generator,
+    *,
+    iterations: int | None,
+    time_limit: float | None,
+    schedule: Callable[[float, float], float],
+    select: Callable[[Node, float], Node],
+    expand: Callable[[Node, Any, Any], Node],
+    play: Callable[[Any, Any], tuple],
+    limit: int,
+    width: int,
+    keep_subtrees: bool,
+    offset: int,
+    best_before: float,
+    cadence: _Cadence | None,
+) -> _Run:
+    """One BMCTS search from a fresh root (the loop of mcts._run plus the beam)."""
+    reward_of = problem.reward
+    root = Node(problem.root())
+    best = None
+    history: list[tuple[int, float]] = []
+    counts = [0]  # counts[d]: iterations through a tree node at depth d
+    frozen = 0  # depths 1..frozen are pruned
+    max_iterations = iterations if iterations is not None else sys.maxsize
+    budget = float(iterations) if iterations is not None else inf
+    timed = time_limit is not None
+    start = perf_counter()
+    deadline = start + time_limit if timed else inf
+    next_report = 1 if cadence is not None else sys.maxsize
+    stopped = "iterations"
+    i = 0
+    try:
+        while i < max_iterations:
+            if timed:
+                now = perf_counter()
+                if now >= deadline and i:
+                    stopped = "time"
+                    break
+                elapsed = now - start
+                projected = i * time_limit / elapsed if i and elapsed > 0.0 else inf
+                temperature = schedule(i, projected if projected < budget else budget)
+            else:
+                temperature = schedule(i, budget)
+
+            node, moves = descend(root, select, temperature)
+            if node.terminal_reward is None:
+                leaf = expand(node, problem, rng)
+                if leaf is not node:
+                    moves.append(leaf.move)
+            else:
+                leaf = node
+
+            reward = leaf.terminal_reward
+            if reward is None:
+                final, tail = play(leaf.state, rng)
+                reward = float(reward_of(final))
+                if reward != reward:
+                    raise ValueError(f"problem.reward returned NaN for state {final!r}")
+                if tail:
+                    moves.extend(tail)
+                else:
+                    leaf.terminal_reward = reward
+                    if leaf.untried is None:
+                        leaf.untried = []
+            else:
+                final = leaf.state
+
+            if best is None or reward > best[0]:
+                best = (reward, moves, final)
+                history.append((offset + i, reward))
+            backpropagate(leaf, reward, moves)
+
+            depth = leaf.depth
+            while len(counts) <= depth:
+                counts.append(0)
+            for d in range(1, depth + 1):
+                counts[d] += 1
+            d = frozen + 1
+            while d < len(counts) and counts[d] >= limit:
+                if not prune_depth(root, d, width, keep_subtrees=keep_subtrees):
+                    break
+                frozen = d
+                if not keep_subtrees:
+                    del counts[d + 1 :]
+                    break
+                d += 1
+
+            i += 1
+            if i >= next_report:
+                next_report = i + cadence(offset + i, max(best[0], best_before))
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+        if best is not None and (not history or history[-1][1] != best[0]):
+            history.append((offset + i, best[0]))
+    return _Run(best, history, i, perf_counter() - start, stopped, root)
+
+
+def beam_mcts(
+    problem: Any,
+    *,
+    simulation_limit: int,
+    beam_width: int,
+    keep_subtrees: bool = False,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    cp: float | None = None,
+    schedule: str | Callable[[float, float], float] = "constant",
+    selection: Callable[[Node, float], Node] = ucb1_tuned,
+    expansion: str | Callable[[Node, Any, Any], Node] = "single",
+    playout: Callable[[Any, Any, Any], tuple] | None = None,
+    seed: int | np.random.Generator | None = None,
+    repeats: int = 1,
+    progress: Any = "auto",
+) -> MCTSResult:
+    """Search ``problem`` with Beam MCTS; return the best path (as :func:`mcts`).
+
+    Parameters
+    ----------
+    problem : Problem
+    simulation_limit : int
+        ``L``: iterations through a depth before that depth is pruned.
+    beam_width : int
+        ``W``: nodes kept at a pruned depth.
+    keep_subtrees : bool, default False
+        Keep the subtrees of the kept nodes (the paper drops them).
+    iterations, time_limit, cp, schedule, expansion, playout, seed, repeats, progress
+        As for :func:`~hornermcts.search.mcts.mcts`.
+    selection : callable, default ucb1_tuned
+        The rule (UCB1-TUNED in the paper; give it a ``scale`` or normalise
+        rewards to [0, 1]).
+
+    Returns
+    -------
+    MCTSResult
+
+    Examples
+    --------
+    Ten bits, the reward their number of ones over ten; with ``L = 20`` and
+    ``W = 1`` the beam walks down one depth per 20 iterations:
+
+    >>> class Bits:
+    ...     def root(self): return ()
+    ...     def moves(self, s): return (0, 1) if len(s) < 10 else ()
+    ...     def apply(self, s, m): return s + (m,)
+    ...     def reward(self, s): return sum(s) / 10
+    >>> result = beam_mcts(Bits(), simulation_limit=20, beam_width=1, iterations=300,
+    ...                    cp=0.5, seed=0, progress=None)
+    >>> result.best_reward, result.node_count <= 2 * 10 + 1
+    (1.0, True)
+    """
+    check_problem(problem)
+    _check_budget(iterations, time_limit, repeats)
+    for name, value in (("simulation_limit", simulation_limit), ("beam_width", beam_width)):
+        if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1):
+            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    temperature_schedule = make_schedule(schedule, cp)
+    if not callable(selection):
+        raise ValueError(f"selection must be a callable rule(node, exploration), got {selection!r}")
+    expand = make_expansion(expansion)
+    if playout is None:
+        method = getattr(problem, "playout", None)
+        play = method if callable(method) else partial(random_playout, problem)
+    elif callable(playout):
+        play = partial(playout, problem)
+    else:
+        raise ValueError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
+    generators, seed_used = _generators(seed, repeats)
+    total = iterations * repeats if iterations is not None else None
+    callback, close = make_progress(progress, total=total)
+    cadence = _Cadence(callback) if callback is not None else None
+
+    runs: list[_Run] = []
+    done = 0
+    overall = -inf
+    try:
+        for rng in generators:
+            run = _beam_run(
+                problem,
+                rng,
+                iterations=iterations,
+                time_limit=time_limit,
+                schedule=temperature_schedule,
+                select=selection,
+                expand=expand,
+                play=play,
+                limit=int(simulation_limit),
+                width=int(beam_width),
+                keep_subtrees=keep_subtrees,
+                offset=done,
+                best_before=overall,
+                cadence=cadence,
+            )
+            runs.append(run)
+            done += run.iterations
+            if run.best is not None and run.best[0] > overall:
+                overall = run.best[0]
+            if run.stopped == "interrupt":
+                break
+        if callback is not None:
+            callback(done, overall)
+    except KeyboardInterrupt:
+        if runs:
+            runs[-1].stopped = "interrupt"
+    finally:
+        close()
+    return _combine(runs, seed_used)

@@ -1,0 +1,283 @@
+"""Per-move search: search, play the best move, search again from there.
+
+Single-player puzzles allow one large search from the start, but spending
+the budget move by move scores more (Schadd et al., *SP-MCTS for SameGame*,
+Table 3): :func:`per_move_search` runs a search (any driver with the
+signature of :func:`~hornermcts.search.mcts.mcts`, e.g. ``mcts`` or
+``beam_mcts``) from the current state with a budget per move, plays one
+move, and repeats until the game is over.
+
+The move played is chosen by *top score* (sec. 4.2 of that paper): the first
+move of the best complete line found. With ``keep_best=True`` (default) the
+best line is remembered across the searches, so a later search that finds
+nothing better keeps following it and the final reward is the best ever
+seen; ``keep_best=False`` plays the first move of the current search's best
+line only. States with a single legal move are played without a search.
+
+:class:`RootedProblem` is the generic adapter behind it: the same problem
+with another start state.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import numbers
+import sys
+from dataclasses import dataclass
+from math import inf
+from time import perf_counter
+from typing import Any, Callable
+
+import numpy as np
+
+from .mcts import mcts
+from .playout import random_playout
+from .problem import check_problem
+from .result import MCTSResult
+
+__all__ = ["per_move_search", "PerMoveResult", "RootedProblem"]
+
+
+class RootedProblem:
+    """``problem`` with ``state`` as its start; every other attribute delegated.
+
+    Examples
+    --------
+    >>> class Count:
+    ...     def root(self): return 0
+    ...     def moves(self, s): return (1, 2) if s < 3 else ()
+    ...     def apply(self, s, m): return s + m
+    ...     def reward(self, s): return float(s)
+    >>> sub = RootedProblem(Count(), 2)
+    >>> sub.root(), sub.moves(sub.root()), sub.reward(5)
+    (2, (1, 2), 5.0)
+    """
+
+    __slots__ = ("problem", "state")
+
+    def __init__(self, problem: Any, state: Any) -> None:
+        self.problem = problem
+        self.state = state
+
+    def root(self) -> Any:
+        return self.state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.problem, name)
+
+
+@dataclass(frozen=True)
+class PerMoveResult:
+    """The game a per-move search played.
+
+    Attributes
+    ----------
+    best_moves : tuple
+        The moves played, from the root to a terminal state.
+    best_reward : float
+        The reward of that terminal state.
+    best_state : object
+        The terminal state.
+    history : tuple of (int, float)
+        ``(moves played, best reward known)`` each time a search improved the
+        best complete line.
+    iterations : int
+        Iterations of all searches.
+    elapsed : float
+        Wall-clock seconds, searches and moves.
+    searches : tuple of MCTSResult
+        One per searched move, in order, without trees.
+    stopped : str
+        ``"terminal"`` (the game ended) or ``"interrupt"`` (a
+        KeyboardInterrupt: the rest of the game follows the best line known,
+        or a playout, without searching).
+    seed : int or None
+        The integer seed (as for :func:`~hornermcts.search.mcts.mcts`).
+    """
+
+    best_moves: tuple
+    best_reward: float
+    best_state: Any
+    history: tuple
+    iterations: int
+    elapsed: float
+    searches: tuple
+    stopped: str
+    seed: int | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        """True if a KeyboardInterrupt cut the searches short."""
+        return self.stopped == "interrupt"
+
+
+def _generator(seed: Any) -> tuple[np.random.Generator, int | None]:
+    if isinstance(seed, np.random.Generator):
+        return seed, None
+    if seed is None:
+        seed = int(np.random.SeedSequence().entropy)
+    elif not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0):
+        raise ValueError(f"seed must be None, an int >= 0 or a numpy Generator, got {seed!r}")
+    return np.random.default_rng(int(seed)), int(seed)
+
+
+def _move_progress(progress: Any) -> tuple[Callable[[int, float], None] | None, Callable[[], None]]:
+    """A callback ``(moves played, best reward)`` and its closer."""
+    if progress is None or progress is False:
+        return None, lambda: None
+    if callable(progress):
+        return progress, lambda: None
+    if progress is True or (isinstance(progress, str) and progress == "auto"):
+        isatty = getattr(sys.stderr, "isatty", None)
+        if progress == "auto" and (isatty is None or not isatty()):
+            return None, lambda: None
+        from tqdm.auto import tqdm
+
+        bar = tqdm(unit="move", desc="per-move search", leave=False)
+
+        def update(moves: int, best: float) -> None:
+            bar.update(moves - bar.n)
+            bar.set_postfix(best=f"{best:.6g}", refresh=True)
+
+        return update, bar.close
+    raise ValueError(
+        "progress must be None, a bool, 'auto' or a callable progress(moves, best_reward), " f"got {progress!r}"
+    )
+
+
+def per_move_search(
+    problem: Any,
+    *,
+    search: Callable[..., MCTSResult] = mcts,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    keep_best: bool = True,
+    search_forced: bool = False,
+    seed: int | np.random.Generator | None = None,
+    progress: Any = "auto",
+    **options: Any,
+) -> PerMoveResult:
+    """Play ``problem`` move by move, searching before each move.
+
+    Parameters
+    ----------
+    problem : Problem
+        See :mod:`hornermcts.search.problem`.
+    search : callable, default mcts
+        ``search(problem, iterations=, time_limit=, seed=, progress=,
+        **options) -> MCTSResult``; it sees a :class:`RootedProblem` whose
+        root is the current state.
+    iterations, time_limit : optional
+        The budget of each move's search (at least one is required).
+    keep_best : bool, default True
+        Follow the best complete line of all searches so far (see the
+        module docstring); ``False``: of the current search only.
+    search_forced : bool, default False
+        Also search states with a single legal move (wasted time unless the
+        search has side effects).
+    seed : int, numpy.random.Generator or None
+        One Generator drives all the searches in turn.
+    progress : None, bool, "auto" or callable
+        ``progress(moves_played, best_reward)`` after each move, ``True``
+        for a tqdm bar, ``"auto"`` for a bar on a terminal.
+    **options
+        Passed to every ``search`` call (``selection``, ``cp``,
+        ``expansion``, ``playout``, ``repeats``, ...).
+
+    Returns
+    -------
+    PerMoveResult
+
+    Examples
+    --------
+    Five bits; the reward is the number of ones, unless the first two are
+    ones, which caps it at 1. Ten iterations per move play ``0, 1, 1, 1, 1``:
+
+    >>> class Bits:
+    ...     def root(self): return ()
+    ...     def moves(self, s): return (0, 1) if len(s) < 5 else ()
+    ...     def apply(self, s, m): return s + (m,)
+    ...     def reward(self, s): return 1.0 if s[:2] == (1, 1) else float(sum(s))
+    >>> result = per_move_search(Bits(), iterations=10, cp=1.0, seed=0, progress=None)
+    >>> result.best_moves, result.best_reward, len(result.searches)
+    ((0, 1, 1, 1, 1), 4.0, 5)
+    """
+    check_problem(problem)
+    if iterations is None and time_limit is None:
+        raise ValueError("no budget: give iterations=N and/or time_limit=seconds per move")
+    if time_limit is not None and not (
+        isinstance(time_limit, numbers.Real) and math.isfinite(time_limit) and time_limit > 0
+    ):
+        raise ValueError(f"time_limit must be a finite number of seconds > 0, got {time_limit!r}")
+    rng, seed_used = _generator(seed)
+    callback, close = _move_progress(progress)
+    start = perf_counter()
+    state = problem.root()
+    played: list = []
+    best: tuple | None = None  # (reward, complete moves, terminal state)
+    history: list[tuple[int, float]] = []
+    searches: list[MCTSResult] = []
+    stopped = "terminal"
+    try:
+        while True:
+            legal = problem.moves(state)
+            if not legal:
+                break
+            line = None
+            if len(legal) > 1 or search_forced:
+                result = search(
+                    RootedProblem(problem, state),
+                    iterations=iterations,
+                    time_limit=time_limit,
+                    seed=rng,
+                    progress=None,
+                    **options,
+                )
+                searches.append(dataclasses.replace(result, tree=None))
+                if result.best_moves:
+                    line = (result.best_reward, played + list(result.best_moves), result.best_state)
+                    if best is None or line[0] > best[0]:
+                        best = line
+                        history.append((len(played), line[0]))
+                if result.stopped == "interrupt":
+                    stopped = "interrupt"
+                    break
+            if keep_best and best is not None:
+                move = best[1][len(played)]
+            elif line is not None:
+                move = line[1][len(played)]
+            else:
+                move = legal[0] if len(legal) == 1 else legal[int(rng.random() * len(legal))]
+            state = problem.apply(state, move)
+            played.append(move)
+            if callback is not None:
+                callback(len(played), best[0] if best is not None else -inf)
+    except KeyboardInterrupt:
+        stopped = "interrupt"
+    finally:
+        close()
+    if stopped == "interrupt":
+        # finish without searching: the best line if it runs through here, else a playout
+        if best is not None and best[1][: len(played)] == played:
+            played = list(best[1])
+            state = best[2]
+        elif problem.moves(state):
+            method = getattr(problem, "playout", None)
+            final, tail = method(state, rng) if callable(method) else random_playout(problem, state, rng)
+            played.extend(tail)
+            state = final
+    reward = float(problem.reward(state))
+    if not history or reward > history[-1][1]:
+        history.append((len(played), reward))
+    return PerMoveResult(
+        best_moves=tuple(played),
+        best_reward=reward,
+        best_state=state,
+        history=tuple(history),
+        iterations=sum(r.iterations for r in searches),
+        elapsed=perf_counter() - start,
+        searches=tuple(searches),
+        stopped=stopped,
+        seed=seed_used,
+    )
