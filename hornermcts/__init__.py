@@ -18,6 +18,7 @@ from .optimize import OptimizeResult, optimize
 from .orders import HornerOrderProblem
 from .parse import ParseError, as_polynomial, from_poly, from_sympy, from_text, read_file
 from .polynomial import Polynomial
+from .sympy_dropins import cse, simplify
 from .views import evaluate_dag, to_assignments, to_expression, to_networkx
 
 __version__ = "0.1.0"
@@ -25,6 +26,8 @@ __version__ = "0.1.0"
 __all__ = [
     "optimize",
     "OptimizeResult",
+    "simplify",
+    "cse",
     "Polynomial",
     "as_polynomial",
     "from_sympy",

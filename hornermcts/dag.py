@@ -10,7 +10,8 @@ A :class:`Dag` holds nodes of three kinds, each stored once (hash-consing):
     the sum ``c1*a + c2*b`` with exact scalar coefficients;
 
 plus node 0, the constant 1.  A *value* is a pair ``(c, node)``: a scalar
-times a node; the root is such a value.  Keys are canonical: the operands of a
+times a node; each output (``roots``, one per polynomial optimized together;
+``root`` is the first) is such a value.  Keys are canonical: the operands of a
 sum or product are ordered by node id (``+`` and ``*`` commute), a sum's
 coefficients are divided by their content (gcd, sign chosen so the first is
 positive) and the content travels up to the parent as the scalar.  Two
@@ -24,7 +25,7 @@ Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
   ``a`` not the constant) costs one multiplication, and with sharing each
   distinct ``|c|*a`` is computed once (FORM shares these too);
 * a product node costs one multiplication;
-* the root costs one multiplication when its scalar is not +-1;
+* an output costs one multiplication when its scalar is not +-1;
 * powers: with sharing, the powers each variable needs are computed together
   by :func:`power_plan` (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more
   than repeated squaring of each; without sharing each occurrence of ``x^n``
@@ -106,8 +107,17 @@ class Dag:
     symbols: tuple
     opaque: dict = field(default_factory=dict)
     nodes: list = field(default_factory=lambda: [("one",)])
-    root: tuple = (0, ONE)
+    roots: list = field(default_factory=lambda: [(0, ONE)])
     _index: dict = field(default_factory=dict, repr=False)
+
+    @property
+    def root(self) -> tuple:
+        """The (first) output value ``(scalar, node)``."""
+        return self.roots[0]
+
+    @root.setter
+    def root(self, value: tuple) -> None:
+        self.roots = [value]
 
     # ------------------------------------------------------------- building
     def _intern(self, key) -> int:
@@ -148,9 +158,10 @@ class Dag:
 
     # ------------------------------------------------------------- counting
     def uses(self) -> list[int]:
-        """How many times each node is used as an operand (the root counts once)."""
+        """How many times each node is used as an operand (each output counts once)."""
         n_use = [0] * len(self.nodes)
-        n_use[self.root[1]] += 1
+        for _, node in self.roots:
+            n_use[node] += 1
         for key in self.nodes:
             for child in _children(key):
                 n_use[child] += 1
@@ -164,9 +175,9 @@ class Dag:
         Horner form, every occurrence of a subexpression again.
         """
         adds = mults = pows = 0
-        c, root = self.root
-        if root != ONE and not _is_unit(c):
-            mults += 1
+        for c, root in self.roots:
+            if root != ONE and not _is_unit(c):
+                mults += 1
         if shared:
             needed: dict[int, set] = {}
             scaled = set()
@@ -199,10 +210,10 @@ class Dag:
         return OpCount(adds, mults, pows)
 
     def reachable(self) -> list[int]:
-        """Ids of the nodes the root depends on, operands before users."""
+        """Ids of the nodes the outputs depend on, operands before users."""
         seen = set()
         out = []
-        stack = [(self.root[1], False)]
+        stack = [(node, False) for _, node in reversed(self.roots)]
         while stack:
             node, done = stack.pop()
             if done:
@@ -220,7 +231,8 @@ class Dag:
     def tree_multiplicity(self) -> list[int]:
         """How often each node occurs in the fully expanded (unshared) tree."""
         times = [0] * len(self.nodes)
-        times[self.root[1]] = 1
+        for _, node in self.roots:
+            times[node] += 1
         for node in reversed(self.reachable()):
             t = times[node]
             for child in _children(self.nodes[node]):

@@ -28,9 +28,11 @@ from __future__ import annotations
 import sys
 from fractions import Fraction
 
+import numpy as np
 import sympy
 
 from .dag import ONE, Dag
+from .polynomial import Polynomial
 
 __all__ = ["horner_dag", "normalize_order", "coefficient_mode", "exact_coefficients"]
 
@@ -124,7 +126,9 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
 
     Parameters
     ----------
-    poly : Polynomial
+    poly : Polynomial, or a sequence of Polynomials over the same symbols
+        Several polynomials are built into one DAG (one output each, in
+        ``dag.roots``), sharing their common subexpressions.
     order : sequence of symbols, names or column indices, optional
         Outermost variable first; default: occurrence order.  See
         :func:`normalize_order`.
@@ -137,24 +141,37 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
         ``dag.count()`` is the count after common subexpression elimination,
         ``dag.count(shared=False)`` the count of the plain Horner form.
     """
-    perm = normalize_order(poly, order)
-    mode = mode or coefficient_mode(poly)
+    polys = [poly] if isinstance(poly, Polynomial) else list(poly)
+    if not polys:
+        raise ValueError("horner_dag needs at least one polynomial")
+    first = polys[0]
+    if any(p.symbols != first.symbols for p in polys):
+        raise ValueError("polynomials optimized together must have the same symbols in the same order")
+    joint = first if len(polys) == 1 else Polynomial(
+        first.symbols, np.vstack([p.exponents for p in polys]), [1] * sum(p.n_terms for p in polys))
+    perm = normalize_order(joint, order)
+    if mode is None:
+        mode = "sign" if any(coefficient_mode(p) == "sign" for p in polys) else "content"
     if mode not in ("content", "sign"):
         raise ValueError(f"mode must be 'content' or 'sign', not {mode!r}")
-    dag = Dag(poly.symbols, dict(poly.opaque))
-    if poly.n_terms == 0:
-        dag.root = (0, ONE)
-        return dag
-    exps = poly.exponents[:, perm]
-    terms = list(zip(map(tuple, exps.tolist()), exact_coefficients(poly)))
-    use_content = mode == "content"
+    opaque = {}
+    for p in polys:
+        opaque.update(p.opaque)
+    dag = Dag(first.symbols, opaque)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * len(perm) + 100))
     try:
-        dag.root = _build(dag, terms, 0, perm, use_content)
+        dag.roots = [_build_polynomial(dag, p, perm, mode == "content") for p in polys]
     finally:
         sys.setrecursionlimit(limit)
     return dag
+
+
+def _build_polynomial(dag: Dag, poly, perm, use_content: bool) -> tuple:
+    if poly.n_terms == 0:
+        return (0, ONE)
+    terms = list(zip(map(tuple, poly.exponents[:, perm].tolist()), exact_coefficients(poly)))
+    return _build(dag, terms, 0, perm, use_content)
 
 
 def _build(dag: Dag, terms, depth: int, perm, use_content: bool):

@@ -25,9 +25,9 @@ from .opcount import OpCount, original_count
 from .orders import DIRECTIONS, HornerOrderProblem
 from .polynomial import Polynomial
 from .search import MCTSResult, mcts
-from .views import to_assignments, to_expression, to_networkx
+from .views import to_assignments, to_expressions, to_networkx
 
-__all__ = ["optimize", "OptimizeResult", "SCHEDULES", "DEFAULT_CP", "baseline_orders"]
+__all__ = ["optimize", "OptimizeResult", "SCHEDULES", "DEFAULT_CP", "baseline_orders", "prepare_outputs"]
 
 #: Selection schedules by name: the SA-UCT linear cooling, plain UCT, exponential.
 SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"}
@@ -43,10 +43,11 @@ class OptimizeResult:
 
     Attributes
     ----------
-    polynomial : Polynomial
-        The input.
-    order : tuple of sympy.Symbol
-        The Horner scheme, outermost variable first.
+    polynomial : Polynomial or list of Polynomial
+        The input (a list when several outputs were optimized together).
+    order : tuple of sympy.Expr
+        The Horner scheme, outermost variable first (an opaque piece such as
+        ``sin(y)`` stands for itself).
     before, after : OpCount
         Operations of the input and of the result (Horner + CSE), by kind.
     baselines : dict
@@ -95,8 +96,9 @@ class OptimizeResult:
         return max(self.search, key=lambda s: s.best_reward)
 
     def expression(self):
-        """One nested SymPy expression, exactly equal to the input."""
-        return to_expression(self.dag)
+        """One nested SymPy expression, exactly equal to the input (a list for several outputs)."""
+        exprs = to_expressions(self.dag)
+        return exprs if isinstance(self.polynomial, list) else exprs[0]
 
     def assignments(self, symbols=None):
         """``(replacements, [expr])`` in the shape ``sympy.cse`` returns."""
@@ -121,10 +123,57 @@ class OptimizeResult:
         return "\n".join(lines)
 
 
-def baseline_orders(poly) -> dict:
-    """The occurrence order, forward and backward: ``{name: column order}``."""
-    occ = poly.occurrence_order()
-    return {"occurrence forward": occ, "occurrence backward": occ[::-1]}
+def baseline_orders(poly, fixed=()) -> dict:
+    """The occurrence order, forward and backward: ``{name: column order}``.
+
+    Columns in ``fixed`` stay outermost in both.
+    """
+    fixed = list(fixed)
+    occ = [j for j in poly.occurrence_order() if j not in fixed]
+    return {"occurrence forward": fixed + occ, "occurrence backward": fixed + occ[::-1]}
+
+
+def _is_many(expr) -> bool:
+    import sympy
+
+    return isinstance(expr, (list, tuple, sympy.MatrixBase))
+
+
+def prepare_outputs(expr):
+    """``(polys, joint, n_markers)`` for one expression or several.
+
+    One expression: ``([poly], poly, 0)``.  Several (a list, tuple or Matrix):
+    they are parsed together (shared symbols and opaque pieces) as
+    ``sum_k m_k * expr_k`` with fresh marker variables ``m_k`` in the first
+    columns of ``joint``; ``polys`` are the outputs over the other columns.
+    A Horner scheme of ``joint`` with the markers outermost contains each
+    output's Horner form, so the fast counter of ``joint`` scores an order
+    for all outputs at once (up to the few operations that combine outputs).
+    """
+    import sympy
+
+    from .parse import as_polynomial, from_sympy
+
+    if not _is_many(expr):
+        poly = as_polynomial(expr)
+        return [poly], poly, 0
+    items = list(expr)
+    if not items:
+        raise ValueError("no expressions to optimize")
+    exprs = [e.to_sympy() if isinstance(e, Polynomial) else sympy.sympify(e) for e in items]
+    markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
+    joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]))
+    cols = [joint.symbols.index(m) for m in markers]
+    rest = [j for j in range(joint.n_vars) if j not in cols]
+    symbols = tuple(joint.symbols[j] for j in rest)
+    exps = joint.exponents
+    polys = []
+    for c in cols:
+        rows = exps[:, c] == 1
+        polys.append(Polynomial(symbols, exps[rows][:, rest],
+                                [joint.coefficients[i] for i in rows.nonzero()[0]], opaque=joint.opaque))
+    joint = Polynomial(tuple(markers) + symbols, exps[:, cols + rest], joint.coefficients, opaque=joint.opaque)
+    return polys, joint, len(markers)
 
 
 def _check_options(iterations, cp, schedule, direction, repeats, time_limit) -> None:
@@ -161,8 +210,11 @@ def optimize(
 
     Parameters
     ----------
-    expr : Polynomial, SymPy expression, Poly, path or text
-        Anything :func:`hornermcts.parse.as_polynomial` accepts.
+    expr : Polynomial, SymPy expression, Poly, path or text; or a list/Matrix of them
+        Anything :func:`hornermcts.parse.as_polynomial` accepts.  Several
+        expressions are optimized together: one order, one DAG with one
+        output each, common subexpressions shared across outputs (see
+        :func:`prepare_outputs`).
     iterations : int, default 1000
         Tree updates N per direction and restart; 0 skips the search (the
         better occurrence order is used).
@@ -190,22 +242,28 @@ def optimize(
     -------
     OptimizeResult
     """
-    from .parse import as_polynomial
-
     _check_options(iterations, cp, schedule, direction, repeats, time_limit)
-    poly = as_polynomial(expr)
-    counter = FastCounter(poly)
-    baselines = {name: counter.count(order) for name, order in baseline_orders(poly).items()}
-    best_scheme = min(baseline_orders(poly).values(), key=counter.count)
+    polys, joint, n_markers = prepare_outputs(expr)
+    fixed = tuple(range(n_markers))
+    counter = FastCounter(joint)
+
+    def exact(scheme) -> int:
+        if n_markers == 0:
+            return counter.count(scheme)
+        return horner_dag(polys, [j - n_markers for j in scheme if j >= n_markers]).count().total
+
+    orders = baseline_orders(joint, fixed)
+    baselines = {name: exact(order) for name, order in orders.items()}
+    best_scheme = min(orders.values(), key=exact)
     best_ops = counter.count(best_scheme)
     searches = []
     history: list[tuple[int, int]] = []
     offset = 0
     directions = DIRECTIONS if direction == "both" else (direction,)
     sched = SCHEDULES.get(schedule, schedule) if not callable(schedule) else schedule
-    if iterations != 0 and poly.n_terms:
+    if iterations != 0 and joint.n_terms:
         for k, d in enumerate(directions):
-            problem = HornerOrderProblem(poly, direction=d, counter=counter)
+            problem = HornerOrderProblem(joint, direction=d, counter=counter, fixed=fixed)
             run_seed = None if seed is None else seed + 7919 * k
             found = mcts(problem, iterations=iterations, time_limit=time_limit, cp=float(cp),
                          schedule=sched, seed=run_seed, repeats=repeats, progress=progress)
@@ -221,15 +279,20 @@ def optimize(
                     best_ops, best_scheme = ops, list(problem.scheme(found.best_state))
             if found.interrupted:
                 break
-    dag = horner_dag(poly, best_scheme)
+    order = [j - n_markers for j in best_scheme if j >= n_markers]
+    dag = horner_dag(polys, order)
     after = dag.count()
+    symbols = polys[0].symbols
+    before = original_count(polys[0])
+    for p in polys[1:]:
+        before = before + original_count(p)
     options = dict(iterations=iterations, cp=cp, schedule=schedule, direction=direction,
                    repeats=repeats, seed=seed if seed is not None else (searches[0].seed if searches else None),
                    time_limit=time_limit)
     return OptimizeResult(
-        polynomial=poly,
-        order=tuple(poly.symbols[j] for j in best_scheme),
-        before=original_count(poly),
+        polynomial=polys if n_markers else polys[0],
+        order=tuple(dag.opaque.get(symbols[j], symbols[j]) for j in order),
+        before=before,
         after=after,
         baselines=baselines,
         history=tuple(history),

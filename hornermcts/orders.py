@@ -43,22 +43,27 @@ class HornerOrderProblem:
     direction : {"forward", "backward"}
     counter : FastCounter, optional
         Reuse a counter (and its compiled state) across problems.
+    fixed : sequence of int, optional
+        Columns always placed outermost, in this order, and not searched
+        (the output markers of several polynomials optimized together).
 
     Variables that do not occur in ``poly`` are not searched; they are
     appended to every scheme (they cost nothing).  Scores of complete orders
     are cached, so an order the search meets again costs nothing.
     """
 
-    def __init__(self, poly, *, direction: str = "forward", counter: FastCounter | None = None):
+    def __init__(self, poly, *, direction: str = "forward", counter: FastCounter | None = None, fixed=()):
         if direction not in DIRECTIONS:
             raise ValueError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
         self.poly = poly
         self.direction = direction
         self.counter = counter or FastCounter(poly)
         self.input_operations = max(original_count(poly).total, 1)
+        self.fixed = tuple(int(j) for j in fixed)
         present = (poly.exponents > 0).any(axis=0) if poly.n_terms else np.zeros(poly.n_vars, bool)
+        present[list(self.fixed)] = False
         self.variables = tuple(int(j) for j in np.flatnonzero(present))
-        self.absent = tuple(int(j) for j in np.flatnonzero(~present))
+        self.absent = tuple(int(j) for j in np.flatnonzero(~present) if j not in self.fixed)
         self._cache: dict[tuple, int] = {}
 
     # ------------------------------------------------------------ protocol
@@ -88,7 +93,7 @@ class HornerOrderProblem:
     def scheme(self, state: tuple) -> tuple:
         """The Horner scheme (outermost first) of a complete state."""
         order = state if self.direction == "forward" else state[::-1]
-        return tuple(order) + self.absent
+        return self.fixed + tuple(order) + self.absent
 
     def operations(self, state: tuple) -> int:
         """Horner + CSE operation count of a complete state (cached)."""
@@ -100,5 +105,5 @@ class HornerOrderProblem:
 
     def state_of(self, scheme) -> tuple:
         """The complete state whose scheme is ``scheme`` (inverse of :meth:`scheme`)."""
-        order = tuple(v for v in scheme if v not in self.absent)
+        order = tuple(v for v in scheme if v not in self.absent and v not in self.fixed)
         return order if self.direction == "forward" else order[::-1]

@@ -94,7 +94,7 @@ class Polynomial:
         if len(set(symbols)) != len(symbols):
             raise ValueError(f"duplicate symbols in {symbols}")
         exps = np.asarray(exponents, dtype=np.int64)
-        if exps.size == 0:
+        if exps.ndim != 2 and exps.size == 0:
             exps = exps.reshape(0, len(symbols))
         if exps.ndim != 2 or exps.shape[1] != len(symbols):
             raise ValueError(
@@ -118,7 +118,7 @@ class Polynomial:
                 total.append(coefs[i])
             else:
                 total[j] = total[j] + coefs[i]
-        keep = [k for k, c in enumerate(total) if c != 0]
+        keep = [k for k, c in enumerate(total) if not c.is_zero]
         self.symbols: tuple[sympy.Symbol, ...] = symbols
         self.exponents: np.ndarray = exps[[rows[k] for k in keep]].reshape(
             len(keep), len(symbols)

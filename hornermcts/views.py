@@ -31,7 +31,7 @@ import sympy
 
 from .dag import ONE, Dag
 
-__all__ = ["to_expression", "to_assignments", "to_networkx", "evaluate_dag"]
+__all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "evaluate_dag"]
 
 
 def _number(c) -> sympy.Expr:
@@ -70,14 +70,17 @@ def _restore(expr, dag: Dag):
     return expr.xreplace(dag.opaque) if dag.opaque else expr
 
 
-def to_expression(dag: Dag) -> sympy.Expr:
-    """The DAG as one nested SymPy expression, no temporaries."""
+def to_expressions(dag: Dag) -> list:
+    """Each output of the DAG as one nested SymPy expression, no temporaries."""
     built: dict[int, sympy.Expr] = {}
     for node in dag.reachable():
         built[node] = _node_expression(dag, dag.nodes[node], built.__getitem__)
-    c, root = dag.root
-    expr = _number(c) if root == ONE else _scaled(c, built[root])
-    return _restore(expr, dag)
+    return [_restore(_number(c) if root == ONE else _scaled(c, built[root]), dag) for c, root in dag.roots]
+
+
+def to_expression(dag: Dag, output: int = 0) -> sympy.Expr:
+    """The DAG's output (the first by default) as one nested SymPy expression."""
+    return to_expressions(dag)[output]
 
 
 def _temporary_names(dag: Dag, prefix: str = "t") -> Iterator[sympy.Symbol]:
@@ -105,9 +108,8 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
             replacements.append((sym, _restore(expr, dag)))
             expr = sym
         names[node] = expr
-    c, root = dag.root
-    out = _number(c) if root == ONE else _scaled(c, names[root])
-    return replacements, [_restore(out, dag)]
+    outs = [_number(c) if root == ONE else _scaled(c, names[root]) for c, root in dag.roots]
+    return replacements, [_restore(out, dag) for out in outs]
 
 
 def to_networkx(dag: Dag):
@@ -116,13 +118,15 @@ def to_networkx(dag: Dag):
     Nodes are DAG node ids with attributes ``op`` (``"one"``, ``"pow"``,
     ``"mul"``, ``"add"``), and for powers ``symbol`` and ``exponent``; edges
     go from operand to user with ``position`` (operand order) and
-    ``coefficient`` (the exact scalar the operand is multiplied by).  The
-    graph attribute ``root`` is the output node and ``root_coefficient`` its
-    scalar; ``opaque`` maps placeholders to the pieces they stand for.
+    ``coefficient`` (the exact scalar the operand is multiplied by).  Graph
+    attributes: ``outputs``, the list of ``(scalar, node)`` of every output;
+    ``root`` and ``root_coefficient``, the first one's node and scalar;
+    ``opaque``, the placeholders and the pieces they stand for.
     """
     import networkx as nx
 
-    graph = nx.DiGraph(root=dag.root[1], root_coefficient=dag.root[0], opaque=dict(dag.opaque))
+    graph = nx.DiGraph(root=dag.root[1], root_coefficient=dag.root[0], outputs=list(dag.roots),
+                       opaque=dict(dag.opaque))
     for node in dag.reachable():
         key = dag.nodes[node]
         kind = key[0]
@@ -140,8 +144,8 @@ def to_networkx(dag: Dag):
     return graph
 
 
-def evaluate_dag(dag: Dag, point: Mapping | list) -> Fraction:
-    """Exact value of the DAG at ``point`` (values per symbol or in column order)."""
+def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
+    """Exact value of an output of the DAG at ``point`` (values per symbol or in column order)."""
     if isinstance(point, Mapping):
         vals = [Fraction(point[s]) for s in dag.symbols]
     else:
@@ -156,5 +160,5 @@ def evaluate_dag(dag: Dag, point: Mapping | list) -> Fraction:
             value[node] = value[key[1]] * value[key[2]]
         elif kind == "add":
             value[node] = sum((Fraction(c) * value[ch] for c, ch in key[1:]), Fraction(0))
-    c, root = dag.root
+    c, root = dag.roots[output]
     return Fraction(c) * value[root]

@@ -1,0 +1,99 @@
+"""Drop-in SymPy entry points: ``simplify`` and a ``cse`` with ``sympy.cse``'s signature.
+
+Examples
+--------
+>>> import sympy
+>>> from hornermcts import simplify, cse
+>>> x, y, z = sympy.symbols("x y z")
+>>> simplify(x**3*y**2 + x**2*y + x**3*z, iterations=50, seed=0)
+x**2*(x*(y**2 + z) + y)
+>>> f = sympy.lambdify((x, y, z), x**3*y**2 + x**2*y + x**3*z, cse=cse)
+>>> f(2, 3, 5)
+[124]
+"""
+from __future__ import annotations
+
+import sympy
+
+from .optimize import optimize
+from .views import to_expressions
+
+__all__ = ["simplify", "cse"]
+
+
+def simplify(expr, **options):
+    """An exactly equal expression with fewer operations: the optimized Horner form.
+
+    Parameters
+    ----------
+    expr : SymPy expression, or a list, tuple or Matrix of them
+        Polynomials in their free symbols; non-polynomial pieces (``sin(x)``,
+        ``1/z``, ``f(y)``) are kept intact inside.  Several expressions are
+        optimized together (one variable order, shared subexpressions) and
+        returned in the same shape.
+    **options
+        Passed to :func:`hornermcts.optimize` (``iterations``, ``cp``,
+        ``schedule``, ``direction``, ``seed``, ``time_limit`` ...).
+
+    Returns
+    -------
+    The nested Horner form(s), no temporaries.  Common subexpressions are
+    not visible in one expression: use :func:`cse` (or
+    :func:`hornermcts.optimize` and its views) to keep them.
+    """
+    many = isinstance(expr, (sympy.MatrixBase, list, tuple))
+    exprs = to_expressions(optimize(list(expr) if many else expr, **options).dag)
+    if isinstance(expr, sympy.MatrixBase):
+        return type(expr)(expr.shape[0], expr.shape[1], exprs)
+    return type(expr)(exprs) if many else exprs[0]
+
+
+def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canonical", ignore=(), list=True, **options):
+    """Common subexpressions of a Horner-optimized form, in ``sympy.cse``'s shape.
+
+    Same signature and return value as :func:`sympy.cse`, so it plugs into
+    ``sympy.lambdify(args, expr, cse=hornermcts.cse)`` and code printers:
+    returns ``(replacements, reduced_exprs)``; ``replacements`` is a list of
+    ``(symbol, expression)`` in evaluation order.  The expressions are
+    optimized together by :func:`hornermcts.optimize` (``**options`` go
+    there).
+
+    ``symbols`` is an iterator of names for the temporaries (default
+    ``t0, t1, ...``, avoiding the inputs' names); ``postprocess`` is applied
+    as SymPy does, ``postprocess(replacements, reduced_exprs)``;
+    ``optimizations`` and ``order`` are accepted for compatibility and have
+    no effect (the Horner + CSE optimization replaces SymPy's);
+    ``ignore`` is not supported (a non-empty one is a ValueError).  With
+    ``list=False`` a single expression gives a single reduced expression.
+    """
+    if ignore:
+        raise ValueError("hornermcts.cse does not support 'ignore'; use sympy.cse for that")
+    single = not isinstance(exprs, (tuple, type([]), set))
+    items = [exprs] if single else (sorted(exprs, key=sympy.default_sort_key) if isinstance(exprs, set) else exprs)
+    flat = []
+    shapes = []
+    for item in items:
+        if isinstance(item, sympy.MatrixBase):
+            shapes.append(item)
+            flat += [*item]
+        else:
+            shapes.append(None)
+            flat.append(sympy.sympify(item))
+    if not flat:
+        return [], []
+    result = optimize(flat if len(flat) > 1 else flat[0], **options)
+    replacements, reduced = result.assignments(symbols)
+    out, k = [], 0
+    for shape in shapes:
+        if shape is None:
+            out.append(reduced[k])
+            k += 1
+        else:
+            n = len(shape)
+            out.append(type(shape)(shape.shape[0], shape.shape[1], reduced[k:k + n]))
+            k += n
+    if postprocess is not None:
+        return postprocess(replacements, out)
+    if single and not list:
+        return replacements, out[0]
+    return replacements, out

@@ -1,0 +1,114 @@
+"""simplify() and cse(): exact, shaped like SymPy's, usable by lambdify."""
+from __future__ import annotations
+
+import functools
+import random
+
+import numpy as np
+import pytest
+import sympy
+
+import hornermcts
+from hornermcts import cse, simplify
+from hornermcts.families import hep_sigma, random_polynomial
+
+x, y, z, w = sympy.symbols("x y z w")
+f = sympy.Function("f")
+POLY = sympy.expand((x + 2 * y - z) ** 3 * (w - 1) + x * y * z * w)
+
+
+def same(a, b):
+    return sympy.expand(a - b) == 0
+
+
+def count(expr):
+    return hornermcts.original_count(hornermcts.from_sympy(sympy.expand(expr))).total
+
+
+def test_simplify_is_exact_and_cheaper():
+    out = simplify(POLY, iterations=100, seed=0)
+    assert same(out, POLY)
+    assert out != POLY
+    # the nested Horner form evaluates with fewer operations than the expanded input
+    reps, (reduced,) = cse(POLY, iterations=100, seed=0)
+    assert hornermcts.optimize(POLY, iterations=100, seed=0).after.total < count(POLY)
+
+
+def test_simplify_keeps_non_polynomial_pieces():
+    expr = sympy.sin(y) * x**2 + sympy.sin(y) * x + f(z) / w + x**2 / w + sympy.sqrt(x) * x
+    out = simplify(expr, iterations=50, seed=0)
+    assert sympy.simplify(out - expr) == 0
+    assert out.has(sympy.sin(y)) and out.has(f(z))
+
+
+def test_simplify_list_and_matrix_keep_their_shape_and_share():
+    exprs = [x**2 * y + x**2 * z, 3 * x**2 * (y + z) + w, sympy.sin(w) * (y + z)]
+    out = simplify(exprs, iterations=50, seed=0)
+    assert isinstance(out, list) and all(same(a, b) for a, b in zip(out, exprs))
+    tup = simplify(tuple(exprs), iterations=50, seed=0)
+    assert isinstance(tup, tuple)
+    m = sympy.Matrix([[exprs[0], exprs[1]], [exprs[2], POLY]])
+    mout = simplify(m, iterations=50, seed=0)
+    assert isinstance(mout, sympy.MatrixBase) and mout.shape == (2, 2)
+    assert all(same(a, b) for a, b in zip(mout, m))
+    together = hornermcts.optimize(exprs, iterations=50, seed=0).after.total
+    apart = sum(hornermcts.optimize(e, iterations=50, seed=0).after.total for e in exprs)
+    assert together < apart  # x^2*(y+z) and y+z are shared across outputs
+
+
+def test_cse_return_shapes_match_sympy():
+    for arg in (POLY, [POLY, x * y + 1], (POLY,), sympy.Matrix([[POLY, x], [y, x * y + 1]])):
+        ours = cse(arg, iterations=30, seed=0)
+        theirs = sympy.cse(arg)
+        assert type(ours) is type(theirs) and len(ours) == 2
+        assert type(ours[1]) is type(theirs[1]) and len(ours[1]) == len(theirs[1])
+        reps = list(reversed(ours[0]))
+        for got, want in zip(ours[1], [arg] if isinstance(arg, (sympy.Expr, sympy.MatrixBase)) else arg):
+            if isinstance(got, sympy.MatrixBase):
+                assert got.shape == want.shape
+                assert all(same(g.subs(reps), v) for g, v in zip(got, want))
+            else:
+                assert same(got.subs(reps), want)
+    reps, single = cse(POLY, list=False, iterations=30, seed=0)
+    assert isinstance(single, sympy.Expr) and same(single.subs(list(reversed(reps))), POLY)
+
+
+def test_cse_options():
+    names = sympy.numbered_symbols("q")
+    reps, _ = cse([POLY, 2 * POLY + x], symbols=names, iterations=30, seed=0)
+    assert reps and all(str(s).startswith("q") for s, _ in reps)
+    assert cse(POLY, postprocess=lambda r, e: ("post", len(e)), iterations=10) == ("post", 1)
+    with pytest.raises(ValueError, match="ignore"):
+        cse(POLY, ignore=(x,))
+    assert cse([]) == ([], [])
+
+
+def test_lambdify_with_our_cse():
+    fn = sympy.lambdify((x, y, z, w), POLY, cse=functools.partial(cse, iterations=50, seed=0))
+    ref = sympy.lambdify((x, y, z, w), POLY)
+    rng = random.Random(0)
+    for _ in range(20):
+        pt = [rng.uniform(-2, 2) for _ in range(4)]
+        assert fn(*pt)[0] == pytest.approx(ref(*pt), rel=1e-12, abs=1e-12)
+    # the plain callable works too, vectorised over numpy arrays
+    fn2 = sympy.lambdify((x, y, z, w), [POLY, x * y], "numpy", cse=cse)
+    arr = np.linspace(-1, 1, 7)
+    got = fn2(arr, arr, arr, arr)
+    assert np.allclose(got[0], ref(arr, arr, arr, arr)) and np.allclose(got[1], arr * arr)
+
+
+def test_lambdify_on_hep_agrees_with_exact_evaluation():
+    poly = hep_sigma()
+    expr = poly.to_sympy()
+    fn = sympy.lambdify(poly.symbols, expr, cse=functools.partial(cse, iterations=20, seed=0))
+    rng = random.Random(1)
+    for _ in range(3):
+        pt = [rng.choice([0.5, 0.75, 1.25, 1.5, -0.5]) for _ in poly.symbols]  # exact binary fractions
+        exact = float(poly.evaluate(pt))
+        assert fn(*pt)[0] == pytest.approx(exact, rel=1e-12)
+
+
+def test_random_polynomial_lists():
+    polys = [random_polynomial(5, 20, seed=s).to_sympy() for s in range(3)]
+    out = simplify(polys, iterations=40, seed=1)
+    assert all(same(a, b) for a, b in zip(out, polys))
