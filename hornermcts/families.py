@@ -36,6 +36,7 @@ from importlib import resources
 import numpy as np
 import sympy
 
+from hornermcts.parse import read_file
 from hornermcts.polynomial import Polynomial
 
 __all__ = [
@@ -416,9 +417,8 @@ def _structured_parts(
     members = [set() for _ in range(n_factors)]
     for pos, v in enumerate(dealt):
         members[pos % n_factors].add(int(v))
-    bits_deg = 2  # a factor's terms have degree <= 2 in each variable
-    max_exp = hi_p * bits_deg + 2  # + hub prefactor of degree <= 2
-    bits = max_exp.bit_length()
+    # a factor's terms have degree <= 2 in each variable, the hub prefactor too
+    bits = (2 * hi_p + 2).bit_length()
     factors: list[dict] = []
     for f in range(n_factors):
         want = int(rng.integers(lo_v, hi_v + 1))
@@ -558,8 +558,10 @@ def hep_sigma() -> Polynomial:
     """The HEP(sigma) expression of the HEPGAME papers.
 
     A Feynman-diagram expression shipped as ``hornermcts/data/hep_sigma.txt``
-    (FORM syntax, one term per line): 5717 terms in 15 variables, 47424
-    operations unoptimized in FORM's model.
+    (FORM syntax, one term per line, read by
+    :func:`hornermcts.parse.read_file`): 5717 terms in 15 variables, 47424
+    operations unoptimized in FORM's model.  Variables in order of first
+    appearance in the file (``amel2, zk, xcp3, ...``).
 
     Examples
     --------
@@ -570,51 +572,7 @@ def hep_sigma() -> Polynomial:
     """
     resource = _data_file("hep_sigma.txt")
     with resources.as_file(resource) as path:
-        return _read_polynomial_file(path)
-
-
-def _read_polynomial_file(path) -> Polynomial:
-    try:
-        from hornermcts.parse import read_file
-    except ImportError:  # FALLBACK until hornermcts.parse exists: see below
-        return _read_simple_form(path)
-    return read_file(path)
-
-
-# FALLBACK reader, only for the simple shape of the shipped data files
-# (one term per line: ``[+-][coefficient*]name[^exponent]*...``); the general
-# parser is hornermcts.parse.read_file, used whenever it can be imported.
-# Delete this once hornermcts.parse is in place.
-_TERM = re.compile(r"^([+-]?)(?:(\d+(?:/\d+)?)(?:\*|$))?(.*)$")
-
-
-def _read_simple_form(path) -> Polynomial:
-    index: dict[str, int] = {}
-    rows: list[dict[int, int]] = []
-    coefs: list = []
-    with open(path) as fh:
-        for line in fh:
-            line = line.strip()
-            if not line:
-                continue
-            match = _TERM.match(line)
-            sign, number, rest = match.groups()
-            coef = Fraction(number) if number else Fraction(1)
-            row: dict[int, int] = {}
-            for factor in filter(None, rest.split("*")):
-                name, _, power = factor.partition("^")
-                if not re.fullmatch(r"[A-Za-z][A-Za-z0-9]*", name):
-                    raise ValueError(f"cannot read term {line!r} in {path}")
-                j = index.setdefault(name, len(index))
-                row[j] = row.get(j, 0) + (int(power) if power else 1)
-            rows.append(row)
-            coefs.append(-coef if sign == "-" else coef)
-    exps = np.zeros((len(rows), len(index)), dtype=np.int64)
-    for i, row in enumerate(rows):
-        for j, e in row.items():
-            exps[i, j] = e
-    coefs = [int(c) if c.denominator == 1 else c for c in coefs]
-    return Polynomial([sympy.Symbol(s) for s in index], exps, coefs)
+        return read_file(path)
 
 
 # ----------------------------------------------------------------- by name
