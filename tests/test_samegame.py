@@ -393,3 +393,66 @@ def test_search_on_the_standard_board_is_a_legal_game():
     assert game.score(result.best_moves) == result.best_reward > 500
     beam = beam_mcts(game, simulation_limit=30, beam_width=2, iterations=300, cp=50.0, seed=0, progress=None)
     assert game.score(beam.best_moves) == beam.best_reward
+
+
+# --------------------------------------------------------------------------
+# the command line
+
+
+def cli(argv, capsys):
+    from hornermcts.cli import main
+
+    code = main(["samegame", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_cli_plays_a_random_board_and_prints_a_verified_game(capsys):
+    code, out, err = cli(["--random", "4", "--size", "6x5", "--colours", "3", "-n", "30", "--no-progress"], capsys)
+    assert code == 0, err
+    head, moves = out.strip().splitlines()
+    assert head.startswith("random 6x5/3 seed 4: score ")
+    score = float(head.split("score ")[1].split(",")[0])
+    game = SameGame(random_board(6, 5, 3, seed=4))
+    assert game.score(parse_moves(moves.removeprefix("moves: "))) == score
+
+
+def test_cli_beam_and_file(tmp_path, capsys):
+    path = tmp_path / "boards.txt"
+    path.write_text("3 4 3\nRGBR\nRGBB\nGGRB\n\n2 2 2\nRG\nRG\n")
+    code, out, err = cli([str(path), "--algorithm", "beam", "--per-game", "-n", "50", "--no-progress"], capsys)
+    assert code == 0, err
+    assert "#1: score" in out and "#2: score 1000," in out and "total score" in out
+
+
+@needs_data
+def test_cli_replay_verifies_a_logged_game(capsys):
+    name, score, moves = read_replays()[4]
+    text = format_moves(moves)
+    code, out, _ = cli(["--standard", "--positions", "5", "--replay", text, "--expect", str(score)], capsys)
+    assert code == 0 and f"score {score}, game over" in out
+    code, out, _ = cli(["--standard", "--positions", "5", "--replay", text, "--expect", "1"], capsys)
+    assert code == 1 and "differs" in out
+    code, out, _ = cli(["--standard", "--positions", "5", "--replay", format_moves(moves[:-3])], capsys)
+    assert code == 1 and "NOT over" in out
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--standard", "--replay", "1,1"], "needs one board"),
+        (["--random", "1", "--replay", "0,0 9,9"], "move 1: illegal move|move 2: illegal"),
+        (["no/such/file.txt"], "No such file"),
+        (["--random", "1", "--standard"], "exactly one board source"),
+        (["--standard", "--positions", "0"], "out of range"),
+        (["--random", "1", "--size", "5by5"], "bad --size"),
+        (["--random", "1", "--replay", "3"], "bad move"),
+        (["--random", "1", "-n", "0"], "--iterations must be"),
+    ],
+)
+def test_cli_errors_are_one_line_and_non_zero(argv, message, capsys):
+    import re
+
+    code, out, err = cli(argv, capsys)
+    assert code == 2
+    assert len(err.strip().splitlines()) == 1 and re.search(message, err), err
