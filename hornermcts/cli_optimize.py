@@ -2,7 +2,9 @@
 
 Finds a Horner scheme by Monte Carlo Tree Search (SA-UCT by default),
 eliminates common subexpressions and prints the operation counts before and
-after (FORM's cost model), the time and the order.
+after (FORM's cost model), the time and the order.  With --emit it also
+writes evaluation code (to -o FILE, or to standard output with the table on
+standard error); with --json the summary is one JSON object.
 """
 from __future__ import annotations
 
@@ -24,6 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per search; the best so far is kept")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    parser.add_argument("--emit", choices=["c", "python", "numpy", "fortran"], help="generate evaluation code in this language")
+    parser.add_argument("-o", "--output", help="write the generated code to this file (default: standard output)")
+    parser.add_argument("--name", default="f", help="name of the generated function (default f)")
+    parser.add_argument("--precision", choices=["double", "long double"], default="double", help="C/Fortran floating type (default double)")
 
 
 def _read(path: str):
@@ -50,6 +56,17 @@ def run(args: argparse.Namespace) -> int:
         time_limit=args.time_limit,
         progress=progress,
     )
+    code = None
+    if args.emit:
+        from .codegen import emit
+
+        options = {"precision": args.precision} if args.emit in ("c", "fortran") else {}
+        code = emit(result, args.emit, name=args.name, **options)
+        if args.output:
+            with open(args.output, "w") as fh:
+                fh.write(code)
+            code = None
+    report = sys.stderr if code is not None else sys.stdout
     if args.json:
         print(json.dumps({
             "terms": poly.n_terms,
@@ -61,8 +78,10 @@ def run(args: argparse.Namespace) -> int:
             "seconds": round(result.elapsed, 4),
             "iterations": result.iterations,
             "options": {k: v for k, v in result.options.items() if not callable(v)},
-        }))
+        }), file=report)
     else:
-        print(f"{args.file}: {poly.n_terms} terms, {poly.n_vars} variables")
-        print(result.summary())
+        print(f"{args.file}: {poly.n_terms} terms, {poly.n_vars} variables", file=report)
+        print(result.summary(), file=report)
+    if code is not None:
+        sys.stdout.write(code)
     return 0
