@@ -1,0 +1,83 @@
+"""The command line: table, JSON, code emission, stdin, clear errors."""
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+import sympy
+
+from hornermcts.cli import main
+
+TEXT = "+3*x^3*y^2\n+5*x^2*y\n+x^3*z\n+7\n"
+EXPR = 3 * sympy.Symbol("x") ** 3 * sympy.Symbol("y") ** 2 + 5 * sympy.Symbol("x") ** 2 * sympy.Symbol("y") \
+    + sympy.Symbol("x") ** 3 * sympy.Symbol("z") + 7
+
+
+@pytest.fixture
+def poly_file(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(TEXT)
+    return path
+
+
+def test_table(poly_file, capsys):
+    assert main(["optimize", str(poly_file), "-n", "30", "--seed", "0", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "4 terms, 3 variables" in out and "optimized" in out and "order: x" in out
+    assert out.splitlines()[2].split()[-1] == "14"  # FORM's original count of this input
+
+
+def test_json(poly_file, capsys):
+    assert main(["optimize", str(poly_file), "-n", "30", "--seed", "0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["before"]["total"] == 14 and data["after"]["total"] == 9
+    assert data["order"][0] == "x" and data["iterations"] == 30
+
+
+def test_emit_python_to_file_evaluates_right(poly_file, tmp_path, capsys):
+    out = tmp_path / "f.py"
+    assert main(["optimize", str(poly_file), "-n", "20", "--emit", "python", "-o", str(out), "--name", "g"]) == 0
+    namespace: dict = {}
+    exec(out.read_text(), namespace)
+    assert namespace["g"]([2, 3, 5]) == pytest.approx(float(EXPR.subs({"x": 2, "y": 3, "z": 5})))
+    assert "optimized" in capsys.readouterr().out
+
+
+def test_emit_to_stdout_keeps_table_on_stderr(poly_file, capsys):
+    assert main(["optimize", str(poly_file), "-n", "10", "--emit", "c"]) == 0
+    captured = capsys.readouterr()
+    assert "double f(const double *x)" in captured.out and "optimized" in captured.err
+
+
+def test_stdin(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x**2*y + x**2*z"))
+    assert main(["optimize", "-", "-n", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["after"]["total"] == 3
+
+
+@pytest.mark.parametrize(
+    "argv, text, message",
+    [
+        (["optimize", "MISSING"], None, "No such file"),
+        (["optimize", "BAD"], "x +* y\n", "BAD:1:"),
+        (["optimize", "GOOD", "--cp", "-1"], TEXT, "cp must be"),
+        (["optimize", "GOOD", "-n", "-5"], TEXT, "iterations must be"),
+    ],
+)
+def test_errors_are_one_line_and_nonzero(argv, text, message, tmp_path, capsys):
+    argv = [str(tmp_path / a) if a in ("MISSING", "BAD", "GOOD") else a for a in argv]
+    if text is not None:
+        (tmp_path / argv[1].rsplit("/", 1)[-1]).write_text(text)
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("hornermcts: error:") and message in err and "\n" not in err
+
+
+def test_installed_command_help():
+    proc = subprocess.run([sys.executable, "-m", "hornermcts.cli", "optimize", "--help"], capture_output=True, text=True)
+    assert proc.returncode == 0
+    for option in ("--iterations", "--cp", "--schedule", "--direction", "--emit", "--json", "--time-limit"):
+        assert option in proc.stdout
