@@ -47,12 +47,19 @@ def main() -> None:
         for cp in cps:
             meds = [statistics.median(table.where(cp=float(cp), schedule=s).column("operations")) for s in ("uct", "sa-uct")]
             print(f"{cp:>8.3f} " + " ".join(f"{m:>14.0f}" for m in meds))
-        roi = region_of_interest(table, tolerance=args.tolerance)
+        report(table, args.tolerance)
+
+
+def report(table, tolerance: float) -> None:
+    """Print the region of interest against the best run and against the best median."""
+    for reference in ("best run", "best median"):
+        roi = region_of_interest(table, tolerance=tolerance, reference=reference)
+        print(f"region of interest: median within {tolerance:.0%} of the {reference}")
         for schedule, r in roi.items():
-            print(f"{schedule:>7}: Cp in [{r['low']:.3g}, {r['high']:.3g}]  width {r['width']:.3g}  "
-                  f"factor {r['factor']:.3g}  ({r['good']} grid values within {args.tolerance:.0%} of {best})")
+            print(f"{schedule:>9}: Cp in [{r['low']:.3g}, {r['high']:.3g}]  width {r['width']:.3g}  "
+                  f"factor {r['factor']:.3g}  ({r['good']} grid values)")
         u, s = roi.get("uct", {}).get("width", 0), roi.get("sa-uct", {}).get("width", 0)
-        print(f"SA-UCT / UCT width ratio: {s / u:.1f}" if u > 0 else "SA-UCT / UCT width ratio: UCT has no good Cp")
+        print(f"  SA-UCT / UCT width ratio: {s / u:.1f}" if u > 0 else "  SA-UCT / UCT width ratio: UCT has no good Cp")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-__all__ = ["sweep", "SweepTable", "cp_sweep", "region_of_interest", "BACKENDS"]
+__all__ = ["sweep", "SweepTable", "cp_sweep", "region_of_interest", "read_table", "BACKENDS"]
 
 BACKENDS = ("serial", "process", "dask")
 
@@ -301,15 +301,26 @@ def cp_sweep(expr, *, cps=None, schedules=("uct", "sa-uct"), iterations=1000, se
     return sweep(expr, grid, seeds=seeds, **options)
 
 
-def region_of_interest(table: SweepTable, *, tolerance: float = 0.02, best: float | None = None) -> dict:
+def region_of_interest(table: SweepTable, *, tolerance: float = 0.02, best: float | None = None,
+                       reference: str = "best run") -> dict:
     """Per schedule, the widest contiguous Cp range whose runs are near the best.
 
     A Cp grid value is *good* when the median of its runs is within
-    ``tolerance`` of ``best`` (default: the best count in the whole table).
+    ``tolerance`` of ``best``.  Default ``best``: with ``reference="best run"``
+    the best count in the whole table; with ``reference="best median"`` the
+    lowest median of any (schedule, Cp) cell (less strict when single runs
+    scatter widely).
     Returns ``{schedule: {"low", "high", "width", "factor", "good"}}`` with
     ``width = high - low`` (the paper's measure) and ``factor = high / low``.
     """
-    best = min(table.column("operations")) if best is None else best
+    if best is None:
+        if reference == "best run":
+            best = min(table.column("operations"))
+        elif reference == "best median":
+            best = min(float(np.median(table.where(schedule=s, cp=c).column("operations")))
+                       for s in set(table.column("schedule")) for c in set(table.where(schedule=s).column("cp")))
+        else:
+            raise ValueError(f"reference must be 'best run' or 'best median', not {reference!r}")
     out = {}
     for schedule in sorted(set(table.column("schedule"))):
         sub = table.where(schedule=schedule)
@@ -330,3 +341,8 @@ def region_of_interest(table: SweepTable, *, tolerance: float = 0.02, best: floa
             lo, hi = cps[run[0]], cps[run[1]]
             out[schedule] = {"low": lo, "high": hi, "width": hi - lo, "factor": hi / lo, "good": run[1] - run[0] + 1}
     return out
+
+
+def read_table(path) -> SweepTable:
+    """A table saved by ``sweep(..., save=path)`` (JSON lines)."""
+    return SweepTable(list(_load(Path(path)).values()))
