@@ -21,7 +21,7 @@ Examples
 >>> counter.count([1, 0, 2]) == horner_dag(p, [1, 0, 2]).count().total
 True
 >>> counter.count_detail([0, 1, 2])
-OpCount(additions=2, multiplications=3, powers=1)
+OpCount(additions=2, multiplications=2, powers=2)
 """
 from __future__ import annotations
 
