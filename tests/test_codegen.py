@@ -1,0 +1,403 @@
+"""Generated code (C, Python, NumPy, Fortran) and the compiled callable against exact values.
+
+Accuracy: HEP(sigma) and res(7,5), Horner DAG of the occurrence order, 1000
+random points with coordinates uniform in [-1, 1] (all doubles, so every point
+is an exact rational), compared with the exact value of the *input*
+polynomial at the same point.  The exact values come from integer arithmetic
+(``exact_values`` below: the coordinates scaled by a common power of two,
+the polynomial homogenised, summed over a trie of its exponent rows; checked
+against ``Polynomial.evaluate`` on a few points), because
+``Polynomial.evaluate`` with Fractions takes 0.1-0.3 s a point.
+
+Both polynomials cancel heavily at some points (sum |terms| / |value| up to
+~1e6 at 1000 points), where no floating evaluation has a small relative
+error.  So the error is measured as
+
+    |ours - exact| / max(|exact|, 1e-3 * sum |terms|)
+
+the plain relative error wherever the condition number sum|terms|/|exact| is
+at most 1000 (most points: median ~100-200), and the error relative to a
+thousandth of the terms' magnitude elsewhere.  It must be <= 1e-12 in double.
+"""
+from __future__ import annotations
+
+import ctypes
+import math
+import shutil
+import subprocess
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+
+from hornermcts import codegen
+from hornermcts.families import load
+from hornermcts.horner import horner_dag
+from hornermcts.parse import as_polynomial
+from hornermcts.polynomial import Polynomial
+
+N_POINTS = 1000
+TOLERANCE = 1e-12
+COND_CAP = 1e3
+
+needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")
+needs_gfortran = pytest.mark.skipif(shutil.which("gfortran") is None, reason="gfortran not installed")
+
+
+# ------------------------------------------------------------ exact values
+def exact_values(poly: Polynomial, points: np.ndarray):
+    """Exact ``(value, sum of |terms|)`` at each row of ``points``, as Fractions.
+
+    Each double is ``N / 2**m`` for a common ``m``; the homogenised polynomial
+    (one extra column ``2**m`` raised to ``deg - deg(term)``) is summed in
+    Python ints over object arrays, one operation per trie edge of its
+    exponent rows (all points at once).
+    """
+    pts = np.asarray(points, dtype=np.float64)
+    fracs = [[Fraction(v) for v in row] for row in pts.tolist()]
+    den = max(f.denominator for row in fracs for f in row)
+    ints = np.empty(pts.shape, dtype=object)
+    for i, row in enumerate(fracs):
+        for j, f in enumerate(row):
+            ints[i, j] = f.numerator * (den // f.denominator)
+    exps = np.asarray(poly.exponents, dtype=np.int64)
+    deg = exps.sum(axis=1)
+    top = int(deg.max())
+    exps = np.column_stack([exps, top - deg])
+    values = np.column_stack([ints, np.full(len(pts), den, dtype=object)])
+    coefs = [Fraction(int(c.p), int(c.q)) for c in poly.coefficients]
+    cden = math.lcm(*(c.denominator for c in coefs))
+    icoefs = [int(c * cden) for c in coefs]
+    order = sorted(range(exps.shape[1]), key=lambda j: -int((exps[:, j] > 0).sum()))
+    exps, values = exps[:, order], values[:, order]
+
+    def total(vals, cs):
+        cache: dict = {}
+
+        def power(j, e):
+            if (j, e) not in cache:
+                cache[j, e] = vals[:, j] ** e
+            return cache[j, e]
+
+        def rec(rows, j):
+            if j == exps.shape[1]:
+                (r,) = rows
+                return cs[r]
+            col = exps[rows, j]
+            acc = 0
+            for e in np.unique(col):
+                sub = rec(rows[col == e], j + 1)
+                acc = acc + (sub if e == 0 else power(j, int(e)) * sub)
+            return acc
+
+        return rec(np.arange(len(exps)), 0)
+
+    scale = den**top * cden
+    value = total(values, icoefs)
+    magnitude = total(np.abs(values), [abs(c) for c in icoefs])
+    return [Fraction(v, scale) for v in value], [Fraction(a, scale) for a in magnitude]
+
+
+def scaled_errors(ours, exact, magnitude) -> np.ndarray:
+    """|ours - exact| / max(|exact|, COND_CAP^-1 * sum|terms|), exactly, per point."""
+    out = []
+    for v, e, m in zip(ours, exact, magnitude):
+        v = Fraction(*v.as_integer_ratio()) if not isinstance(v, Fraction) else v
+        out.append(float(abs(v - e) / max(abs(e), m / Fraction(COND_CAP))))
+    return np.array(out)
+
+
+class Case:
+    def __init__(self, name: str, seed: int):
+        self.name = name
+        self.poly = load(name)
+        self.dag = horner_dag(self.poly, self.poly.occurrence_order())
+        self.points = np.random.default_rng(seed).uniform(-1.0, 1.0, (N_POINTS, self.poly.n_vars))
+        self.exact, self.magnitude = exact_values(self.poly, self.points)
+        self._double = None
+
+    def compiled_double(self):
+        if self._double is None:
+            self._double = codegen.compile(self.dag, cache=False)
+        return self._double
+
+    def errors(self, values) -> np.ndarray:
+        return scaled_errors(values, self.exact, self.magnitude)
+
+
+@pytest.fixture(scope="module", params=["hep_sigma", "res(7,5)"])
+def case(request):
+    return Case(request.param, seed=2024)
+
+
+def test_exact_values_match_polynomial_evaluate(case):
+    for i in (0, 1):
+        assert case.exact[i] == case.poly.evaluate([Fraction(v) for v in case.points[i]])
+
+
+def test_points_are_mostly_well_conditioned(case):
+    cond = np.array([float(m / abs(e)) for e, m in zip(case.exact, case.magnitude)])
+    assert np.median(cond) < 300 and (cond <= COND_CAP).mean() > 0.7
+
+
+# ---------------------------------------------------------------- C, double
+@needs_cc
+def test_c_double_accuracy(case):
+    f = case.compiled_double()
+    assert f.symbols == case.poly.symbols
+    values = f(case.points)
+    assert values.shape == (N_POINTS,) and values.dtype == np.float64
+    err = case.errors(values)
+    assert err.max() <= TOLERANCE, f"{case.name}: max scaled error {err.max():.3g}"
+    # one point through the same batch function: identical bits
+    assert f(case.points[7]) == values[7]
+
+
+@needs_cc
+def test_c_long_double_at_least_as_accurate(case):
+    f = codegen.compile(case.dag, precision="long double", cache=False)
+    values = f(case.points)
+    assert values.dtype == np.longdouble
+    err_ld = case.errors(values)
+    err_d = case.errors(case.compiled_double()(case.points))
+    assert err_ld.max() <= TOLERANCE
+    assert err_ld.max() <= err_d.max()
+    if np.finfo(np.longdouble).eps < np.finfo(np.float64).eps:  # x87 80-bit
+        assert err_ld.max() <= 1e-3 * err_d.max()
+
+
+# ----------------------------------------------------------- Python, NumPy
+def test_python_code_accuracy(case):
+    f = codegen.load_python(codegen.to_python(case.dag))
+    values = np.array([f(p) for p in case.points])
+    err = case.errors(values)
+    assert err.max() <= TOLERANCE
+    if shutil.which("cc"):  # same expressions, same IEEE double operations, no contraction
+        np.testing.assert_array_equal(values, case.compiled_double()(case.points))
+
+
+def test_numpy_code_accuracy(case):
+    f = codegen.load_python(codegen.to_numpy(case.dag))
+    values = f(case.points)
+    assert values.shape == (N_POINTS,) and values.dtype == np.float64
+    assert case.errors(values).max() <= TOLERANCE
+    per_variable = f(*case.points.T)
+    np.testing.assert_array_equal(per_variable, values)
+    if shutil.which("cc"):
+        np.testing.assert_array_equal(values, case.compiled_double()(case.points))
+
+
+# ------------------------------------------------------------------ Fortran
+def _fortran_library(source: str, tmp_path, flags=("-O0",)):
+    src = tmp_path / "f.f90"
+    src.write_text(source)
+    lib = tmp_path / "libf.so"
+    proc = subprocess.run(["gfortran", *flags, "-shared", "-fPIC", "-ffp-contract=off", "-o", str(lib), str(src)],
+                          capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    return ctypes.CDLL(str(lib))
+
+
+def _fortran_batch(lib, name, points, n_out=1):
+    pts = np.ascontiguousarray(points, dtype=np.float64)
+    out = np.empty((len(pts), n_out))
+    fn = getattr(lib, name + "_batch")
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
+    fn(pts.ctypes.data, out.ctypes.data, len(pts))
+    return out if n_out > 1 else out[:, 0]
+
+
+@needs_gfortran
+def test_fortran_compiles_and_is_accurate(case, tmp_path):
+    lib = _fortran_library(codegen.to_fortran(case.dag, "poly"), tmp_path)
+    values = _fortran_batch(lib, "poly", case.points)
+    assert case.errors(values).max() <= TOLERANCE
+
+
+# --------------------------------------------------------- small, special
+x, y, z = sympy.symbols("x y z")
+
+
+def _grid(n_vars, n=50, seed=0, low=0.5, high=2.0):
+    return np.random.default_rng(seed).uniform(low, high, (n, n_vars))
+
+
+def _reference(expr, symbols, points):
+    """``expr`` at each point with 30 significant digits (mpmath through evalf)."""
+    return np.array([float(expr.evalf(30, subs=dict(zip(symbols, map(sympy.Float, p))))) for p in points])
+
+
+OPAQUE = 3 * x**2 * sympy.sin(y) - sympy.sin(y) ** 2 / 7 + sympy.sqrt(z) * x + 1 / z**2 + sympy.exp(x) * y
+
+
+def test_opaque_pieces_are_computed_from_the_variables():
+    dag = horner_dag(as_polynomial(OPAQUE))
+    symbols = codegen.input_symbols(dag)
+    assert set(symbols) == {x, y, z}
+    pts = _grid(3)
+    ref = _reference(OPAQUE, symbols, pts)
+    py = codegen.load_python(codegen.to_python(dag))
+    npf = codegen.load_python(codegen.to_numpy(dag))
+    np.testing.assert_allclose([py(p) for p in pts], ref, rtol=1e-13)
+    np.testing.assert_allclose(npf(pts), ref, rtol=1e-13)
+    if shutil.which("cc"):
+        source = codegen.to_c(dag)
+        assert "sin(y)" in source and "pow(" not in source
+        np.testing.assert_allclose(codegen.compile(dag, cache=False)(pts), ref, rtol=1e-13)
+        ld = codegen.compile(dag, precision="long double", cache=False)
+        assert "sinl(y)" in ld.source
+        np.testing.assert_allclose(ld(pts).astype(float), ref, rtol=1e-15)
+
+
+@needs_gfortran
+def test_fortran_opaque_and_several_outputs(tmp_path):
+    dags = [horner_dag(as_polynomial(OPAQUE)), horner_dag(as_polynomial(x**3 - 2 * x * y + sympy.Rational(1, 3)))]
+    symbols = codegen.input_symbols(dags)
+    pts = _grid(len(symbols))
+    lib = _fortran_library(codegen.to_fortran(dags, "two"), tmp_path)
+    values = _fortran_batch(lib, "two", pts, n_out=2)
+    np.testing.assert_allclose(values[:, 0], _reference(OPAQUE, symbols, pts), rtol=1e-13)
+    np.testing.assert_allclose(values[:, 1], _reference(x**3 - 2 * x * y + sympy.Rational(1, 3), symbols, pts),
+                               rtol=1e-13)
+
+
+UNDEFINED = x**2 * sympy.Function("f")(y) + sympy.Function("g")(x, z) + x
+
+
+@pytest.mark.parametrize("language", codegen.LANGUAGES)
+def test_undefined_function_is_a_clear_error(language):
+    dag = horner_dag(as_polynomial(UNDEFINED))
+    with pytest.raises(ValueError, match=r"undefined function\(s\) f") as info:
+        codegen.emit(dag, language)
+    assert "f(y)" in str(info.value) or "g(x, z)" in str(info.value)
+
+
+def test_undefined_function_cannot_be_compiled():
+    with pytest.raises(ValueError, match="undefined function"):
+        codegen.compile(horner_dag(as_polynomial(UNDEFINED)), cache=False)
+
+
+@needs_cc
+def test_several_outputs_sharing_nothing():
+    first = horner_dag(as_polynomial(x**2 * y + 3 * y - 1))
+    second = horner_dag(as_polynomial(z**3 - x * z / 5))
+    f = codegen.compile([first, second], cache=False)
+    assert set(f.symbols) == {x, y, z} and f.n_outputs == 2
+    pts = _grid(3, n=20, low=-1, high=1)
+    values = f(pts)
+    assert values.shape == (20, 2)
+    a, b, c = (pts[:, f.symbols.index(s)] for s in (x, y, z))
+    np.testing.assert_allclose(values[:, 0], a**2 * b + 3 * b - 1, rtol=1e-14)
+    np.testing.assert_allclose(values[:, 1], c**3 - a * c / 5, rtol=1e-14)
+    np.testing.assert_array_equal(f(pts[3]), values[3])
+    npf = codegen.load_python(codegen.to_numpy([first, second]))
+    np.testing.assert_array_equal(npf(pts), values)
+    py = codegen.load_python(codegen.to_python([first, second]))
+    assert py(pts[3]) == tuple(values[3])
+
+
+@needs_cc
+def test_rational_and_huge_coefficients_are_nearest_literals():
+    big = 2**70 + 1
+    poly = Polynomial((x, y), [[2, 1], [1, 0], [0, 1], [0, 0]],
+                      [sympy.Rational(1, 3), sympy.Rational(-5, 7), big, sympy.Rational(big, 3)])
+    dag = horner_dag(poly)
+    c_double, c_long = codegen.to_c(dag), codegen.to_c(dag, precision="long double")
+    # the double nearest to each coefficient, as a round-trip literal
+    for c in (Fraction(1, 3), Fraction(5, 7), Fraction(big), Fraction(big, 3)):
+        assert repr(float(c)) in c_double
+    # long double: p/q of exact integers (one rounding), or 40 significant digits
+    assert "(1.0L/3.0L)" in c_long and "(5.0L/7.0L)" in c_long
+    assert "1180591620717411303425.0L" in c_long and "393530540239137101141.6666666666666666667L" in c_long
+    pts = _grid(2, n=100, low=-1, high=1)
+    exact = [poly.evaluate([Fraction(v) for v in p]) for p in pts]
+    mags = [Polynomial((x, y), poly.exponents, [abs(c) for c in poly.coefficients]).evaluate(
+        [abs(Fraction(v)) for v in p]) for p in pts]
+    for precision, tol in (("double", 1e-14), ("long double", 1e-17)):
+        f = codegen.compile(dag, precision=precision, cache=False)
+        assert scaled_errors(f(pts), exact, mags).max() <= tol
+
+
+@needs_cc
+def test_awkward_variable_names():
+    a, b, c, d = sympy.symbols("x X int n")  # the parameter x, a case clash, a C keyword, the count
+    expr = a**2 * b + c * d - 3 * a * c + d**3
+    dag = horner_dag(as_polynomial(expr))
+    symbols = codegen.input_symbols(dag)
+    pts = _grid(4, n=10)
+    ref = [float(expr.subs(dict(zip(symbols, map(sympy.Rational, p))))) for p in pts]
+    np.testing.assert_allclose(codegen.compile(dag, cache=False)(pts), ref, rtol=1e-14)
+    np.testing.assert_allclose(codegen.load_python(codegen.to_numpy(dag))(pts), ref, rtol=1e-14)
+    if shutil.which("gfortran"):
+        import tempfile
+        from pathlib import Path
+
+        with tempfile.TemporaryDirectory() as tmp:
+            lib = _fortran_library(codegen.to_fortran(dag), Path(tmp))
+            np.testing.assert_allclose(_fortran_batch(lib, "f", pts), ref, rtol=1e-14)
+
+
+@needs_cc
+@pytest.mark.parametrize("expr", [sympy.Integer(0), sympy.Rational(7, 2)])
+def test_constant_polynomials(expr):
+    dag = horner_dag(as_polynomial(expr))
+    f = codegen.compile(dag, cache=False)
+    assert f.symbols == ()
+    assert f(np.zeros((4, 0))).tolist() == [float(expr)] * 4
+    assert codegen.load_python(codegen.to_python(dag))([]) == float(expr)
+
+
+@needs_cc
+def test_split_into_parts_gives_the_same_bits():
+    poly = load("res(4,3)")
+    dag = horner_dag(poly)
+    pts = _grid(poly.n_vars, n=200, low=-1, high=1)
+    whole = codegen.compile(dag, chunk=None, cache=False)
+    parts = codegen.compile(dag, chunk=10, cache=False)
+    assert "_part0" in parts.source and "_part0" not in whole.source
+    np.testing.assert_array_equal(whole(pts), parts(pts))
+
+
+def test_c_source_shape():
+    dag = horner_dag(load("hep_sigma"))
+    source = codegen.to_c(dag, "sigma")
+    assert "double sigma(const double *x)" in source
+    assert "void sigma_batch(const double *xs, double *out, long n)" in source
+    assert "pow(" not in source
+    for k, s in enumerate(dag.symbols):  # the header lists every variable with its index
+        assert f"x[{k}]  {s}" in source
+
+
+@needs_cc
+def test_compile_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("HORNERMCTS_CACHE", str(tmp_path))
+    dag = horner_dag(as_polynomial(x**3 + y))
+    first = codegen.compile(dag)
+    second = codegen.compile(dag)
+    assert first.library == second.library and first.library.parent == tmp_path
+    assert len(list(tmp_path.glob("*.so"))) == 1
+
+
+def test_compiler_missing_or_failing_is_a_runtime_error():
+    dag = horner_dag(as_polynomial(x**3 + y))
+    with pytest.raises(RuntimeError, match="no C compiler"):
+        codegen.compile(dag, compiler="no-such-compiler-hornermcts", cache=False)
+    if shutil.which("cc"):
+        with pytest.raises(RuntimeError, match="compiler failed") as info:
+            codegen.compile(dag, flags=("-shared", "-fPIC", "--no-such-flag-hornermcts"), cache=False)
+        assert "no-such-flag-hornermcts" in str(info.value)
+
+
+def test_bad_arguments():
+    dag = horner_dag(as_polynomial(x + y))
+    with pytest.raises(ValueError, match="precision"):
+        codegen.to_c(dag, precision="quad")
+    with pytest.raises(ValueError, match="language"):
+        codegen.emit(dag, "rust")
+    with pytest.raises(ValueError, match="name"):
+        codegen.to_c(dag, "not a name")
+    with pytest.raises(ValueError, match="at least one output"):
+        codegen.to_c([])
+    with pytest.raises(TypeError):
+        codegen.to_c("x + y")
