@@ -32,8 +32,8 @@ __all__ = ["optimize", "OptimizeResult", "SCHEDULES", "DEFAULT_CP", "baseline_or
 #: Selection schedules by name: the SA-UCT linear cooling, plain UCT, exponential.
 SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"}
 
-#: Default initial exploration constant (SA-UCT's region of good Cp contains
-#: it for HEP(sigma) and res(7,5): see benchmarks/cp_sweep.py).
+#: Default initial exploration constant: the upper end of SA-UCT's measured
+#: region of good Cp on HEP(sigma) at N=1000, [0.32, 1.0] (benchmarks/results/cp_sweep_hep_sigma.txt).
 DEFAULT_CP = 1.0
 
 
