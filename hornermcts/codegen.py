@@ -110,7 +110,8 @@ _C_FLAGS = ("-O2", "-shared", "-fPIC", "-ffp-contract=off")
 # math functions the printers call: never used for a variable or temporary.
 _RESERVED = frozenset(
     """
-    x xs out n i k r wp
+    x xs out n i k r t v wp shape float len range TypeError ValueError c_double c_long
+    c_long_double iso_c_binding
     auto break case char const continue default do double else enum extern float for goto if
     inline int long register restrict return short signed sizeof static struct switch typedef
     union unsigned void volatile while bool complex imaginary
@@ -185,6 +186,7 @@ def _python_literal(value: Fraction) -> str:
 
 # ------------------------------------------------------------------ printers
 class _CPrinter(C99CodePrinter):
+    language_name = "C"
     type_mappings = {**C99CodePrinter.type_mappings, float80: "long double"}
     storage: dict = {}  # temporaries kept in the shared array t, by symbol
 
@@ -192,7 +194,7 @@ class _CPrinter(C99CodePrinter):
         return self.storage.get(expr) or super()._print_Symbol(expr)
 
     def __init__(self, precision: str = "double"):
-        settings = {"order": "none", "strict": True}
+        settings = {"order": "none", "strict": True, "math_macros": {}}  # M_PIl & co. need _GNU_SOURCE
         if precision == "long double":
             settings["type_aliases"] = {real: float80}
         super().__init__(settings)
@@ -203,6 +205,7 @@ class _CPrinter(C99CodePrinter):
 
 
 class _PythonPrinter(PythonCodePrinter):
+    language_name = "Python"
     def __init__(self):
         super().__init__({"order": "none", "strict": True, "fully_qualified_modules": True})
 
@@ -211,6 +214,7 @@ class _PythonPrinter(PythonCodePrinter):
 
 
 class _NumPyPrinter(NumPyPrinter):
+    language_name = "NumPy"
     def __init__(self):
         super().__init__({"order": "none", "strict": True, "fully_qualified_modules": True})
 
@@ -219,6 +223,7 @@ class _NumPyPrinter(NumPyPrinter):
 
 
 class _FortranPrinter(FCodePrinter):
+    language_name = "Fortran"
     def __init__(self, precision: str = "double"):
         super().__init__({"order": "none", "strict": True, "source_format": "free",
                           "standard": 2003, "name_mangling": False, "human": False})
@@ -226,6 +231,19 @@ class _FortranPrinter(FCodePrinter):
 
     def _print__Literal(self, expr):
         return _fortran_literal(expr.value, self.precision)
+
+    # numbers inside opaque pieces: in the working precision, not FCodePrinter's d0
+    def _print_Float(self, expr):
+        value = Fraction(*map(int, sympy.Rational(expr).as_numer_denom()))
+        return ("-" if value < 0 else "") + _fortran_literal(abs(value), self.precision)
+
+    def _print_Rational(self, expr):
+        return self._print_Float(expr)
+
+    def _print_Pow(self, expr):
+        if expr.exp == sympy.S.Half and expr.base.is_integer:
+            return f"sqrt(real({self._print(expr.base)}, wp))"
+        return super()._print_Pow(expr)
 
 
 # ------------------------------------------------------------------ lowering
@@ -311,6 +329,18 @@ def _constant(c):
     return lit if c >= 0 else sympy.Mul(sympy.S.NegativeOne, lit, evaluate=False)
 
 
+def _check_defined(dags) -> None:
+    """Raise ValueError naming every undefined function ``f(x)`` in an opaque piece."""
+    calls = sorted({call for dag in dags for piece in dag.opaque.values() for call in piece.atoms(AppliedUndef)},
+                   key=sympy.default_sort_key)
+    if calls:
+        names = ", ".join(sorted({str(call.func) for call in calls}))
+        raise ValueError(
+            f"cannot generate code for the undefined function(s) {names} "
+            f"(in {', '.join(map(str, calls))}): no language can evaluate them; substitute a "
+            f"definition first, e.g. expr.replace(f, sympy.Lambda(x, ...))")
+
+
 class _Program:
     """The statements of the generated code, independent of the language.
 
@@ -332,6 +362,7 @@ class _Program:
         self.outputs: list = []
         self.ops = sum(d.count().total for d in dags)
         self.n_nodes = sum(len(d.reachable()) for d in dags)
+        _check_defined(dags)
         piece_local: dict = {}
         for dag in dags:
             sym_local = {}
@@ -339,12 +370,6 @@ class _Program:
                 if s in dag.opaque:
                     piece = dag.opaque[s]
                     if piece not in piece_local:
-                        undefined = sorted({str(f.func) for f in piece.atoms(AppliedUndef)})
-                        if undefined:
-                            raise ValueError(
-                                f"cannot generate code for the undefined function(s) {', '.join(undefined)} "
-                                f"(in the opaque piece {piece}): substitute a definition first, "
-                                f"e.g. expr.subs(f(x), ...) or expr.replace(f, Lambda(x, ...))")
                         piece_local[piece] = names.take(str(s))
                         self.pieces.append((piece_local[piece], piece.xreplace(local)))
                     sym_local[s] = piece_local[piece]
@@ -437,16 +462,27 @@ class _Program:
         return by_index
 
 
+def _numeric_constants(expr):
+    """``expr`` with pi, E, Catalan, ... as exact literals of 50 digits (C and Fortran have no names for them)."""
+    found = expr.atoms(sympy.NumberSymbol)
+    if not found:
+        return expr
+    return expr.xreplace({s: _literal(sympy.Rational(s.evalf(50))) for s in found})
+
+
 def _check_precision(precision: str) -> None:
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {PRECISIONS}, not {precision!r}")
 
 
-def _printed(printer, expr) -> str:
+def _printed(printer, node, expr=None, **options):
+    """``printer.doprint(node)``; a ValueError naming ``expr`` when the printer cannot."""
     try:
-        return printer.doprint(expr)
+        return printer.doprint(node, **options)
     except Exception as err:  # the printers raise bare PrintMethodNotImplementedError & co.
-        raise ValueError(f"cannot print {expr} as {type(printer).__name__[1:-7]} code: {err}") from err
+        first = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise ValueError(f"cannot print {node if expr is None else expr} as {printer.language_name} code: "
+                         f"{first}") from err
 
 
 def _comment_safe(text: str) -> str:
@@ -571,7 +607,7 @@ def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: st
     called in turn.  A temporary read only inside its own part stays a local;
     one read by a later part is kept in the array ``t`` the parts share.
     """
-    statements = prog.pieces + prog.steps
+    statements = [(loc, _numeric_constants(e)) for loc, e in prog.pieces] + prog.steps
     size = len(statements)
     n_parts = 1 if not chunk or size <= chunk else -(-size // chunk)
     part_of = {sym: (k * n_parts) // max(size, 1) for k, (sym, _) in enumerate(statements)}
@@ -595,7 +631,7 @@ def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: st
     def declare(sym, expr) -> str:
         if sym in stored:
             return f"   {printer.storage[sym]} = {_printed(printer, expr)};"
-        code = _printed(printer, Declaration(Variable(sym, type=ftype, value=expr, attrs={value_const})))
+        code = _printed(printer, Declaration(Variable(sym, type=ftype, value=expr, attrs={value_const})), expr)
         return f"   {code};"
 
     lines: list[str] = []
@@ -663,12 +699,12 @@ def _python_source(obj, name: str, numpy_mode: bool) -> str:
                       f"    if len(x) != {nv}:",
                       f"        raise ValueError(f'{name}() needs {nv} values per point, not {{len(x)}}')",
                       f"    {', '.join(locals_)}{',' if nv == 1 else ''} = "
-                      f"(numpy.asarray(v, dtype=numpy.float64) for v in x)",
+                      f"(numpy.array(v, dtype=numpy.float64) for v in x)",
                       f"    shape = numpy.broadcast_shapes({', '.join(l + '.shape' for l in locals_)}{',' if nv == 1 else ''})"]
         else:
             lines.append("    shape = ()")
         lines += ["    " + b for b in body]
-        outs = [f"numpy.broadcast_to({r}, shape).astype(numpy.float64)" for r in results]
+        outs = [f"numpy.broadcast_to({r}, shape).astype(numpy.float64)[()]" for r in results]
         if k_out == 1:
             lines.append(f"    return {outs[0]}")
         else:
@@ -815,7 +851,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     statements: list[str] = []
 
     def assign(target, expr):
-        found, unsupported, code = printer.doprint(expr, assign_to=target)
+        found, unsupported, code = _printed(printer, expr, assign_to=target)
         if unsupported:
             raise ValueError(f"cannot print {expr} as Fortran: {sorted(map(str, unsupported))} unsupported")
         constants.update(dict(found))
@@ -824,7 +860,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     for k, (_, loc) in enumerate(prog.inputs):
         statements.append(f"  {loc} = real(x({k + 1}), wp)")
     for loc, expr in prog.pieces:
-        assign(loc, expr)
+        assign(loc, _numeric_constants(expr))
     for sym, expr in prog.steps:
         assign(sym, expr)
     result = sympy.Symbol("r") if k_out == 1 else None

@@ -199,9 +199,9 @@ def _fortran_library(source: str, tmp_path, flags=("-O0",)):
     return ctypes.CDLL(str(lib))
 
 
-def _fortran_batch(lib, name, points, n_out=1):
+def _fortran_batch(lib, name, points, n_out=1, dtype=np.float64):
     pts = np.ascontiguousarray(points, dtype=np.float64)
-    out = np.empty((len(pts), n_out))
+    out = np.empty((len(pts), n_out), dtype=dtype)
     fn = getattr(lib, name + "_batch")
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
     fn(pts.ctypes.data, out.ctypes.data, len(pts))
@@ -228,7 +228,8 @@ def _reference(expr, symbols, points):
     return np.array([float(expr.evalf(30, subs=dict(zip(symbols, map(sympy.Float, p))))) for p in points])
 
 
-OPAQUE = 3 * x**2 * sympy.sin(y) - sympy.sin(y) ** 2 / 7 + sympy.sqrt(z) * x + 1 / z**2 + sympy.exp(x) * y
+OPAQUE = (3 * x**2 * sympy.sin(y) - sympy.sin(y) ** 2 / 7 + sympy.sqrt(z) * x + 1 / z**2 + sympy.exp(x) * y
+          + sympy.pi * x * y**2 + (1 + x) ** sympy.Rational(1, 3) + sympy.sqrt(2) * z)
 
 
 def test_opaque_pieces_are_computed_from_the_variables():
@@ -251,12 +252,14 @@ def test_opaque_pieces_are_computed_from_the_variables():
 
 
 @needs_gfortran
-def test_fortran_opaque_and_several_outputs(tmp_path):
+@pytest.mark.parametrize("precision", codegen.PRECISIONS)
+def test_fortran_opaque_and_several_outputs(tmp_path, precision):
     dags = [horner_dag(as_polynomial(OPAQUE)), horner_dag(as_polynomial(x**3 - 2 * x * y + sympy.Rational(1, 3)))]
     symbols = codegen.input_symbols(dags)
     pts = _grid(len(symbols))
-    lib = _fortran_library(codegen.to_fortran(dags, "two"), tmp_path)
-    values = _fortran_batch(lib, "two", pts, n_out=2)
+    lib = _fortran_library(codegen.to_fortran(dags, "two", precision=precision), tmp_path)
+    dtype = np.float64 if precision == "double" else np.longdouble
+    values = _fortran_batch(lib, "two", pts, n_out=2, dtype=dtype).astype(np.float64)
     np.testing.assert_allclose(values[:, 0], _reference(OPAQUE, symbols, pts), rtol=1e-13)
     np.testing.assert_allclose(values[:, 1], _reference(x**3 - 2 * x * y + sympy.Rational(1, 3), symbols, pts),
                                rtol=1e-13)
