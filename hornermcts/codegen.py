@@ -351,8 +351,10 @@ class _Program:
 
     def __init__(self, obj, name: str):
         dags = _dags(obj)
-        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name) or name.lower() in _RESERVED:
-            raise ValueError(f"{name!r} cannot name a generated function: use letters, digits and _")
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
+            raise ValueError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
+        if name.lower() in _RESERVED:
+            raise ValueError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
         names = _Names([name, name + "_batch"])
         self.name = name
         self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags)]
@@ -364,6 +366,7 @@ class _Program:
         self.n_nodes = sum(len(d.reachable()) for d in dags)
         _check_defined(dags)
         piece_local: dict = {}
+        var_locals: list = []
         for dag in dags:
             sym_local = {}
             for s in dag.symbols:
@@ -375,24 +378,28 @@ class _Program:
                     sym_local[s] = piece_local[piece]
                 else:
                     sym_local[s] = local[s]
-            self.outputs.append(self._lower(dag, [sym_local[s] for s in dag.symbols], names))
+            var_locals.append([sym_local[s] for s in dag.symbols])
+        # the powers every output needs, one power plan per variable for all of them
+        needed: dict = {}
+        for dag, var_local in zip(dags, var_locals):
+            for node in dag.reachable():
+                key = dag.nodes[node]
+                if key[0] == "pow" and key[2] > 1:
+                    needed.setdefault(var_local[key[1]], set()).add(key[2])
+        power: dict = {}
+        for loc, exponents in needed.items():
+            power[loc, 1] = loc
+            for n, a, b in power_plan(exponents):
+                sym = names.take(f"{loc}_{n}")
+                self.steps.append((sym, sympy.Mul(power[loc, a], power[loc, b], evaluate=False)))
+                power[loc, n] = sym
+        for dag, var_local in zip(dags, var_locals):
+            self.outputs.append(self._lower(dag, var_local, power, names))
 
-    def _lower(self, dag: Dag, var_local: list, names: _Names):
+    def _lower(self, dag: Dag, var_local: list, power: dict, names: _Names):
         nodes = dag.nodes
         order = dag.reachable()
         uses = dag.uses()
-        needed: dict[int, set] = {}
-        for node in order:
-            key = nodes[node]
-            if key[0] == "pow" and key[2] > 1:
-                needed.setdefault(key[1], set()).add(key[2])
-        power = {}
-        for var in sorted(needed):
-            power[var, 1] = var_local[var]
-            for n, a, b in power_plan(needed[var]):
-                sym = names.take(f"{var_local[var]}_{n}")
-                self.steps.append((sym, sympy.Mul(power[var, a], power[var, b], evaluate=False)))
-                power[var, n] = sym
         ref: dict[int, sympy.Expr] = {}
         weight: dict[int, int] = {}
         root = dag.root[1]
@@ -402,7 +409,8 @@ class _Program:
             if kind == "one":
                 continue
             if kind == "pow":
-                ref[node] = var_local[key[1]] if key[2] == 1 else power[key[1], key[2]]
+                loc = var_local[key[1]]
+                ref[node] = loc if key[2] == 1 else power[loc, key[2]]
                 weight[node] = 0
                 continue
             if kind == "mul":
@@ -621,6 +629,8 @@ def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: st
         for s in expr.free_symbols:
             if s in part_of and n_parts > 1 and s not in stored:
                 stored[s] = len(stored)
+    position = {sym: k for k, (sym, _) in enumerate(statements)}
+    stored = {s: k for k, s in enumerate(sorted(stored, key=position.__getitem__))}
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
     inputs = dict((loc, k) for k, (_, loc) in enumerate(prog.inputs))
 
@@ -692,11 +702,13 @@ def _python_source(obj, name: str, numpy_mode: bool) -> str:
         lines.append(f"def {name}(*x):")
         lines += ["    " + d if d else "" for d in doc]
         if nv:
-            lines += [f"    if len(x) == 1 and {nv} != 1:",
-                      "        x = numpy.moveaxis(numpy.asarray(x[0], dtype=numpy.float64), -1, 0)",
-                      f"    elif len(x) != {nv}:",
-                      f"        raise TypeError(f'{name}() takes one array of points or {nv} arrays, not {{len(x)}}')",
-                      f"    if len(x) != {nv}:",
+            if nv > 1:
+                lines += ["    if len(x) == 1:",
+                          "        x = numpy.moveaxis(numpy.asarray(x[0], dtype=numpy.float64), -1, 0)",
+                          f"    elif len(x) != {nv}:",
+                          f"        raise TypeError(f'{name}() takes one array of points or {nv} arrays, "
+                          f"not {{len(x)}}')"]
+            lines += [f"    if len(x) != {nv}:",
                       f"        raise ValueError(f'{name}() needs {nv} values per point, not {{len(x)}}')",
                       f"    {', '.join(locals_)}{',' if nv == 1 else ''} = "
                       f"(numpy.array(v, dtype=numpy.float64) for v in x)",
