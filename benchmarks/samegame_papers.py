@@ -191,14 +191,15 @@ def part_b(args) -> None:
         limit = args.simulation_limit or max(1, int(rate * args.b_time * (args.limit_fraction or fraction)))
         print(f"(b) {name}: {args.b_boards} random {width}x{height}/{colours} boards (board seeds "
               f"{args.board_seed}..), {args.b_time:g} s per board each, random rollouts, UCB1-TUNED "
-              f"(rewards / {scale:g}); MCTS C={c_mcts}; BMCTS C={c_beam} L={limit} W={beam_width} "
+              f"(rewards / {scale:g}); MCTS C={c_mcts}; BMCTS C={c_beam} L={limit} W={beam_width}"
+              f"{' keep_subtrees' if args.keep_subtrees else ''} "
               f"(~{rate:,.0f} iterations/s measured)", flush=True)
         plain, beam, it_plain, it_beam = [], [], [], []
         for i in range(args.b_boards):
             game = SameGame(random_board(width, height, colours, seed=args.board_seed + i), scoring=scoring)
             a = mcts(game, time_limit=args.b_time, cp=c_mcts, selection=selection, seed=i, progress=None)
             b = beam_mcts(game, time_limit=args.b_time, cp=c_beam, selection=selection, simulation_limit=limit,
-                          beam_width=beam_width, seed=i, progress=None)
+                          beam_width=beam_width, keep_subtrees=args.keep_subtrees, seed=i, progress=None)
             assert game.score(a.best_moves) == a.best_reward and game.score(b.best_moves) == b.best_reward
             plain.append(a.best_reward)
             beam.append(b.best_reward)
@@ -243,6 +244,7 @@ def main(argv=None) -> None:
     parser.add_argument("--simulation-limit", type=int, default=0, help="(b) BMCTS L (default: a fraction of the calibrated iterations)")
     parser.add_argument("--limit-fraction", type=float, default=0.0, help="(b) L as a fraction of the iterations per board")
     parser.add_argument("--beam-width", type=int, default=0, help="(b) BMCTS W (default per domain)")
+    parser.add_argument("--keep-subtrees", action="store_true", help="(b) BMCTS keeps the subtrees of the beam")
     parser.add_argument("--positions", type=int, default=20, help="(c) first N positions of the standard set")
     parser.add_argument("--position-time", type=float, default=10.0, help="(c) seconds per position")
     parser.add_argument("--params", choices=sorted(PARAMS), default="manual", help="(a, c) SP-MCTS parameters")

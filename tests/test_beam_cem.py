@@ -250,6 +250,26 @@ def test_per_move_progress_and_errors():
         per_move_search(Bits(4), iterations=5, seed=-1)
 
 
+class Interrupting(Tour):
+    """Raises KeyboardInterrupt once, at the n-th reward call."""
+
+    def __init__(self, n):
+        self.calls, self.n = 0, n
+
+    def reward(self, state):
+        self.calls += 1
+        if self.calls == self.n:
+            raise KeyboardInterrupt
+        return super().reward(state)
+
+
+def test_per_move_search_interrupted_finishes_the_game():
+    result = per_move_search(Interrupting(150), iterations=60, seed=0, progress=None)
+    assert result.interrupted and len(result.searches) == 3
+    assert replay(Tour(), result.best_moves) == result.best_state
+    assert result.best_reward == Tour().reward(result.best_state)
+
+
 def test_sp_mcts_per_game_and_per_move():
     result = sp_mcts(Tour(), c=0.1, d=0.01, w=0.02, t=3, iterations=3000, seed=0, progress=None)
     assert result.best_reward == pytest.approx(TOUR_OPTIMUM)

@@ -369,6 +369,12 @@ def test_exhaustive_search_matches_brute_force(seed, scoring):
     best, moves = solve_exhaustive(game)
     assert best == brute_force(game, game.root())
     assert game.score(moves) == best
+    # the optimistic bound holds at the root and along the optimal game
+    state = game.root()
+    for move in moves:
+        assert game.bound(state) >= best
+        state = game.apply(state, move)
+    assert game.bound(state) >= best == game.reward(state)
 
 
 @pytest.mark.parametrize("seed", range(10))
