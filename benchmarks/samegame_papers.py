@@ -19,6 +19,18 @@ exact settings, so a run can be quoted with its command line.
 Wall-clock budgets depend on the load of the machine; ``--move-iterations``
 replaces them with a fixed iteration budget per move (reproducible).
 
+Measured on the project's 2-core machine (shared with other jobs), 2026-11-21:
+
+- (a) ``--parts a --boards 50 --game-time 10``: mean 2,615 (sd 503, stderr 71),
+  9.1 s per game; paper 2,644. ``--game-time 5``: 2,555 (stderr 78), paper 2,588.
+- (b) ``--parts b --b-boards 100 --b-time 2``: Clickomania (L 53, W 100) BMCTS
+  306.9 vs MCTS 281.4 tiles, +25.5, t = 19.1, p = 5e-35, 99 wins / 1 loss;
+  SameGame random rollouts (L 927, W 1) 1,403.5 vs 1,404.6, -1.1, p = 0.98.
+  ``--domains samegame-random --b-boards 100 --b-time 5`` (L 1623, W 1):
+  1,872.8 vs 1,414.4, +458.4, t = 10.0, p = 1e-16, 86 wins / 14 losses.
+- (c) ``--parts c --position-time 60``: total 62,466 (SP-MCTS(2), 2 h per
+  position: 76,352); 8 of 20 positions not cleared.
+
 Usage::
 
     python benchmarks/samegame_papers.py --parts a --boards 20 --game-time 10
