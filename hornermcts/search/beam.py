@@ -24,18 +24,15 @@ default selection rule, as in the paper.
 
 from __future__ import annotations
 
-import math
 import numbers
-import sys
 from functools import partial
 from math import inf
-from time import perf_counter
 from typing import Any, Callable
 
 import numpy as np
 
 from .expansion import make_expansion
-from .mcts import _Cadence, _check_budget, _combine, _generators, _Run, backpropagate, descend
+from .mcts import _Cadence, _check_budget, _combine, _generators, _run, _Run
 from .node import Node
 from .playout import random_playout
 from .problem import check_problem
@@ -103,102 +100,39 @@ def prune_depth(root: Node, depth: int, width: int, *, keep_subtrees: bool = Fal
     return len(kept)
 
 
-def _beam_run(
-    problem: Any,
-    rng: np.random.Generator,
-    *,
-    iterations: int | None,
-    time_limit: float | None,
-    schedule: Callable[[float, float], float],
-    select: Callable[[Node, float], Node],
-    expand: Callable[[Node, Any, Any], Node],
-    play: Callable[[Any, Any], tuple],
-    limit: int,
-    width: int,
-    keep_subtrees: bool,
-    offset: int,
-    best_before: float,
-    cadence: _Cadence | None,
-) -> _Run:
-    """One BMCTS search from a fresh root (the loop of mcts._run plus the beam)."""
-    reward_of = problem.reward
-    root = Node(problem.root())
-    best = None
-    history: list[tuple[int, float]] = []
-    counts = [0]  # counts[d]: iterations through a tree node at depth d
-    frozen = 0  # depths 1..frozen are pruned
-    max_iterations = iterations if iterations is not None else sys.maxsize
-    budget = float(iterations) if iterations is not None else inf
-    timed = time_limit is not None
-    start = perf_counter()
-    deadline = start + time_limit if timed else inf
-    next_report = 1 if cadence is not None else sys.maxsize
-    stopped = "iterations"
-    i = 0
-    try:
-        while i < max_iterations:
-            if timed:
-                now = perf_counter()
-                if now >= deadline and i:
-                    stopped = "time"
-                    break
-                elapsed = now - start
-                projected = i * time_limit / elapsed if i and elapsed > 0.0 else inf
-                temperature = schedule(i, projected if projected < budget else budget)
-            else:
-                temperature = schedule(i, budget)
+class _BeamPruning:
+    """The beam of BMCTS as an ``after_iteration`` hook of the MCTS loop.
 
-            node, moves = descend(root, select, temperature)
-            if node.terminal_reward is None:
-                leaf = expand(node, problem, rng)
-                if leaf is not node:
-                    moves.append(leaf.move)
-            else:
-                leaf = node
+    Counts the iterations that pass through each depth; once depth ``d`` has
+    seen ``limit`` of them, only the ``width`` best nodes there are kept
+    (:func:`prune_depth`) and depth ``d`` is frozen.
+    """
 
-            reward = leaf.terminal_reward
-            if reward is None:
-                final, tail = play(leaf.state, rng)
-                reward = float(reward_of(final))
-                if reward != reward:
-                    raise ValueError(f"problem.reward returned NaN for state {final!r}")
-                if tail:
-                    moves.extend(tail)
-                else:
-                    leaf.terminal_reward = reward
-                    if leaf.untried is None:
-                        leaf.untried = []
-            else:
-                final = leaf.state
+    __slots__ = ("limit", "width", "keep_subtrees", "counts", "frozen")
 
-            if best is None or reward > best[0]:
-                best = (reward, moves, final)
-                history.append((offset + i, reward))
-            backpropagate(leaf, reward, moves)
+    def __init__(self, limit: int, width: int, keep_subtrees: bool) -> None:
+        self.limit = limit
+        self.width = width
+        self.keep_subtrees = keep_subtrees
+        self.counts = [0]  # counts[d]: iterations through a tree node at depth d
+        self.frozen = 0  # depths 1..frozen are pruned
 
-            depth = leaf.depth
-            while len(counts) <= depth:
-                counts.append(0)
-            for d in range(1, depth + 1):
-                counts[d] += 1
-            d = frozen + 1
-            while d < len(counts) and counts[d] >= limit:
-                if not prune_depth(root, d, width, keep_subtrees=keep_subtrees):
-                    break
-                frozen = d
-                if not keep_subtrees:
-                    del counts[d + 1 :]
-                    break
-                d += 1
-
-            i += 1
-            if i >= next_report:
-                next_report = i + cadence(offset + i, max(best[0], best_before))
-    except KeyboardInterrupt:
-        stopped = "interrupt"
-        if best is not None and (not history or history[-1][1] != best[0]):
-            history.append((offset + i, best[0]))
-    return _Run(best, history, i, perf_counter() - start, stopped, root)
+    def __call__(self, root: Node, leaf: Node) -> None:
+        counts = self.counts
+        depth = leaf.depth
+        while len(counts) <= depth:
+            counts.append(0)
+        for d in range(1, depth + 1):
+            counts[d] += 1
+        d = self.frozen + 1
+        while d < len(counts) and counts[d] >= self.limit:
+            if not prune_depth(root, d, self.width, keep_subtrees=self.keep_subtrees):
+                break
+            self.frozen = d
+            if not self.keep_subtrees:
+                del counts[d + 1 :]
+                break
+            d += 1
 
 
 def beam_mcts(
@@ -280,7 +214,7 @@ def beam_mcts(
     overall = -inf
     try:
         for rng in generators:
-            run = _beam_run(
+            run = _run(
                 problem,
                 rng,
                 iterations=iterations,
@@ -289,12 +223,10 @@ def beam_mcts(
                 select=selection,
                 expand=expand,
                 play=play,
-                limit=int(simulation_limit),
-                width=int(beam_width),
-                keep_subtrees=keep_subtrees,
                 offset=done,
                 best_before=overall,
                 cadence=cadence,
+                after_iteration=_BeamPruning(int(simulation_limit), int(beam_width), keep_subtrees),
             )
             runs.append(run)
             done += run.iterations

@@ -157,8 +157,13 @@ def _run(
     offset: int,
     best_before: float,
     cadence: _Cadence | None,
+    after_iteration: Callable[[Node, Node], None] | None = None,
 ) -> _Run:
-    """One search from a fresh root; catches KeyboardInterrupt."""
+    """One search from a fresh root; catches KeyboardInterrupt.
+
+    ``after_iteration(root, leaf)``, if given, runs after each backpropagation:
+    the hook for tree shaping such as beam pruning (:mod:`.beam`).
+    """
     reward_of = problem.reward
     root = Node(problem.root())
     best = None  # (reward, moves, terminal state): replaced whole, never mutated
@@ -213,6 +218,8 @@ def _run(
                 best = (reward, moves, final)
                 history.append((offset + i, reward))
             backpropagate(leaf, reward, moves)
+            if after_iteration is not None:
+                after_iteration(root, leaf)
             i += 1
             if i >= next_report:
                 next_report = i + cadence(offset + i, max(best[0], best_before))
