@@ -104,6 +104,43 @@ EMPTY = -1
 # right of the last non-empty one
 
 
+@njit(cache=True, inline="always")
+def _flood(cells, width, height, label, stack, start, name):
+    """Give the group holding ``start`` the label ``name``; return its size.
+
+    Depth-first fill over orthogonal neighbours of the same colour; cells
+    already labelled (``label >= 0``) are not entered.
+    """
+    k = cells[start]
+    label[start] = name
+    stack[0] = start
+    top = 0
+    count = 0
+    while top >= 0:
+        j = stack[top]
+        top -= 1
+        count += 1
+        jc = j // height
+        jr = j - jc * height
+        if jr + 1 < height and cells[j + 1] == k and label[j + 1] < 0:
+            label[j + 1] = name
+            top += 1
+            stack[top] = j + 1
+        if jr > 0 and cells[j - 1] == k and label[j - 1] < 0:
+            label[j - 1] = name
+            top += 1
+            stack[top] = j - 1
+        if jc + 1 < width and cells[j + height] == k and label[j + height] < 0:
+            label[j + height] = name
+            top += 1
+            stack[top] = j + height
+        if jc > 0 and cells[j - height] == k and label[j - height] < 0:
+            label[j - height] = name
+            top += 1
+            stack[top] = j - height
+    return count
+
+
 @njit(cache=True)
 def _label(cells, width, height, label, stack, rep, size, colour):
     """Label the connected groups; return their number.
@@ -125,40 +162,7 @@ def _label(cells, width, height, label, stack, rep, size, colour):
                 break
             if label[i] >= 0:
                 continue
-            label[i] = n
-            stack[0] = i
-            top = 0
-            count = 0
-            while top >= 0:
-                j = stack[top]
-                top -= 1
-                count += 1
-                jc = j // height
-                jr = j - jc * height
-                if jr + 1 < height:
-                    m = j + 1
-                    if cells[m] == k and label[m] < 0:
-                        label[m] = n
-                        top += 1
-                        stack[top] = m
-                if jr > 0:
-                    m = j - 1
-                    if cells[m] == k and label[m] < 0:
-                        label[m] = n
-                        top += 1
-                        stack[top] = m
-                if jc + 1 < width:
-                    m = j + height
-                    if cells[m] == k and label[m] < 0:
-                        label[m] = n
-                        top += 1
-                        stack[top] = m
-                if jc > 0:
-                    m = j - height
-                    if cells[m] == k and label[m] < 0:
-                        label[m] = n
-                        top += 1
-                        stack[top] = m
+            count = _flood(cells, width, height, label, stack, i, n)
             rep[n] = i
             size[n] = count
             colour[n] = k
@@ -235,33 +239,7 @@ def _apply(cells, width, height, cell):
     cells_n = width * height
     label = np.full(cells_n, -1, np.int32)
     stack = np.empty(cells_n, np.int32)
-    k = cells[cell]
-    label[cell] = 0
-    stack[0] = cell
-    top = 0
-    count = 0
-    while top >= 0:
-        j = stack[top]
-        top -= 1
-        count += 1
-        jc = j // height
-        jr = j - jc * height
-        if jr + 1 < height and cells[j + 1] == k and label[j + 1] < 0:
-            label[j + 1] = 0
-            top += 1
-            stack[top] = j + 1
-        if jr > 0 and cells[j - 1] == k and label[j - 1] < 0:
-            label[j - 1] = 0
-            top += 1
-            stack[top] = j - 1
-        if jc + 1 < width and cells[j + height] == k and label[j + height] < 0:
-            label[j + height] = 0
-            top += 1
-            stack[top] = j + height
-        if jc > 0 and cells[j - height] == k and label[j - height] < 0:
-            label[j - height] = 0
-            top += 1
-            stack[top] = j - height
+    count = _flood(cells, width, height, label, stack, cell, 0)
     if count >= 2:
         _remove(cells, width, height, label, 0)
     return count
