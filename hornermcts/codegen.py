@@ -204,22 +204,22 @@ class _CPrinter(C99CodePrinter):
         return _c_literal(expr.value, self.precision)
 
 
-class _PythonPrinter(PythonCodePrinter):
+class _PythonLiterals:
+    """Settings and exact-as-double literals shared by the Python and NumPy printers."""
+
+    def __init__(self):
+        super().__init__({"order": "none", "strict": True, "fully_qualified_modules": True})
+
+    def _print__Literal(self, expr):
+        return _python_literal(expr.value)
+
+
+class _PythonPrinter(_PythonLiterals, PythonCodePrinter):
     language_name = "Python"
-    def __init__(self):
-        super().__init__({"order": "none", "strict": True, "fully_qualified_modules": True})
-
-    def _print__Literal(self, expr):
-        return _python_literal(expr.value)
 
 
-class _NumPyPrinter(NumPyPrinter):
+class _NumPyPrinter(_PythonLiterals, NumPyPrinter):
     language_name = "NumPy"
-    def __init__(self):
-        super().__init__({"order": "none", "strict": True, "fully_qualified_modules": True})
-
-    def _print__Literal(self, expr):
-        return _python_literal(expr.value)
 
 
 class _FortranPrinter(FCodePrinter):
