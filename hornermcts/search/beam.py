@@ -26,19 +26,14 @@ from __future__ import annotations
 
 import numbers
 from functools import partial
-from math import inf
 from typing import Any, Callable
 
 import numpy as np
 
-from .expansion import make_expansion
-from .mcts import _Cadence, _check_budget, _combine, _generators, _run, _Run
+from .mcts import _check_budget, mcts
 from .node import Node
-from .playout import random_playout
 from .problem import check_problem
-from .progress import make_progress
 from .result import MCTSResult
-from .schedules import make_schedule
 from .ucb1_tuned import ucb1_tuned
 
 __all__ = ["beam_mcts", "prune_depth"]
@@ -193,52 +188,17 @@ def beam_mcts(
     for name, value in (("simulation_limit", simulation_limit), ("beam_width", beam_width)):
         if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1):
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    temperature_schedule = make_schedule(schedule, cp)
-    if not callable(selection):
-        raise ValueError(f"selection must be a callable rule(node, exploration), got {selection!r}")
-    expand = make_expansion(expansion)
-    if playout is None:
-        method = getattr(problem, "playout", None)
-        play = method if callable(method) else partial(random_playout, problem)
-    elif callable(playout):
-        play = partial(playout, problem)
-    else:
-        raise ValueError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
-    generators, seed_used = _generators(seed, repeats)
-    total = iterations * repeats if iterations is not None else None
-    callback, close = make_progress(progress, total=total)
-    cadence = _Cadence(callback) if callback is not None else None
-
-    runs: list[_Run] = []
-    done = 0
-    overall = -inf
-    try:
-        for rng in generators:
-            run = _run(
-                problem,
-                rng,
-                iterations=iterations,
-                time_limit=time_limit,
-                schedule=temperature_schedule,
-                select=selection,
-                expand=expand,
-                play=play,
-                offset=done,
-                best_before=overall,
-                cadence=cadence,
-                after_iteration=_BeamPruning(int(simulation_limit), int(beam_width), keep_subtrees),
-            )
-            runs.append(run)
-            done += run.iterations
-            if run.best is not None and run.best[0] > overall:
-                overall = run.best[0]
-            if run.stopped == "interrupt":
-                break
-        if callback is not None:
-            callback(done, overall)
-    except KeyboardInterrupt:
-        if runs:
-            runs[-1].stopped = "interrupt"
-    finally:
-        close()
-    return _combine(runs, seed_used)
+    return mcts(
+        problem,
+        iterations=iterations,
+        time_limit=time_limit,
+        cp=cp,
+        schedule=schedule,
+        selection=selection,
+        expansion=expansion,
+        playout=playout,
+        seed=seed,
+        repeats=repeats,
+        progress=progress,
+        shaping=partial(_BeamPruning, int(simulation_limit), int(beam_width), keep_subtrees),
+    )

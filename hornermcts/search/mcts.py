@@ -274,6 +274,7 @@ def mcts(
     seed: int | np.random.Generator | None = None,
     repeats: int = 1,
     progress: Any = "auto",
+    shaping: Callable[[], Callable[[Node, Node], None]] | None = None,
 ) -> MCTSResult:
     """Search ``problem`` with Monte Carlo Tree Search; return the best path.
 
@@ -324,6 +325,10 @@ def mcts(
         A callback ``progress(iteration, best_reward)``, called a few times a
         second at most and once at the end; ``True`` for a tqdm bar;
         ``"auto"`` for a bar only on a terminal after one second.
+    shaping : callable, optional
+        Tree shaping: a factory called once per restart that returns a hook
+        ``after_iteration(root, leaf)``, run after every backpropagation
+        (beam pruning in :func:`~hornermcts.search.beam.beam_mcts`).
 
     Returns
     -------
@@ -398,6 +403,7 @@ def mcts(
                 offset=done,
                 best_before=overall,
                 cadence=cadence,
+                after_iteration=shaping() if shaping is not None else None,
             )
             runs.append(run)
             done += run.iterations
