@@ -27,7 +27,7 @@ import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -86,18 +86,13 @@ class SweepTable:
 
 def _jobs(grid, seeds, base_seed: int) -> list[dict]:
     if isinstance(grid, dict):
-        for k in grid:
-            if k not in GRID_KEYS:
-                raise ValueError(f"grid key {k!r} is not a search option; use {GRID_KEYS}")
-        keys = list(grid)
         values = [list(v) if isinstance(v, (list, tuple, range, np.ndarray)) else [v] for v in grid.values()]
-        points = [dict(zip(keys, combo)) for combo in itertools.product(*values)]
+        points = [dict(zip(grid, combo)) for combo in itertools.product(*values)]
     else:
         points = [dict(p) for p in grid]
-        for p in points:
-            for k in p:
-                if k not in GRID_KEYS:
-                    raise ValueError(f"grid key {k!r} is not a search option; use {GRID_KEYS}")
+    for key in {k for p in points for k in p}:
+        if key not in GRID_KEYS:
+            raise ValueError(f"grid key {key!r} is not a search option; use {GRID_KEYS}")
     runs = range(seeds) if isinstance(seeds, int) else list(seeds)
     jobs = []
     for point, run in itertools.product(points, runs):

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
+from math import gcd
 
 import numpy as np
 import sympy
@@ -67,16 +68,10 @@ def coefficient_mode(poly) -> str:
     scale = 1
     for c in coefs:
         if isinstance(c, Fraction):
-            scale = scale * c.denominator // _gcd(scale, c.denominator)
+            scale = scale * c.denominator // gcd(scale, c.denominator)
     if any(abs(c * scale) >= _INT64_SAFE for c in coefs):
         return "sign"
     return "content"
-
-
-def _gcd(a, b):
-    from math import gcd
-
-    return gcd(a, b)
 
 
 def normalize_order(poly, order) -> list[int]:

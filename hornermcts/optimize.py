@@ -254,7 +254,7 @@ def optimize(
 
     orders = baseline_orders(joint, fixed)
     baselines = {name: exact(order) for name, order in orders.items()}
-    best_scheme = min(orders.values(), key=exact)
+    best_scheme = orders[min(baselines, key=baselines.get)]
     best_ops = counter.count(best_scheme)
     searches = []
     history: list[tuple[int, int]] = []
