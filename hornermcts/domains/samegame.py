@@ -459,6 +459,27 @@ def _playout_batch(cells, width, height, n_colours, scoring, policy, epsilon, se
 
 
 @njit(cache=True)
+def _end_adjustment(cells, n_colours, bonus, penalty):
+    """SameGame's end bonus or deduction (see :meth:`SameGame.end_adjustment`)."""
+    counts = np.zeros(n_colours, np.int64)
+    for i in range(cells.shape[0]):
+        if cells[i] >= 0:
+            counts[cells[i]] += 1
+    deduction = 0
+    left = False
+    for k in range(n_colours):
+        c = counts[k]
+        if c > 0:
+            left = True
+            deduction += (c - 2) * (c - 2)
+    if not left:
+        return bonus
+    if not penalty:
+        return 0
+    return -deduction
+
+
+@njit(cache=True)
 def _colour_counts(cells, n_colours):
     counts = np.zeros(n_colours, np.int64)
     for i in range(cells.shape[0]):
@@ -698,13 +719,7 @@ class SameGame:
         """
         if self._scoring_code != 0:
             return 0
-        counts = _colour_counts(state.cells, self.n_colours)
-        if not counts.any():
-            return self.bonus
-        if not self.penalty:
-            return 0
-        left = counts[counts > 0]
-        return -int(((left - 2) ** 2).sum())
+        return int(_end_adjustment(state.cells, self.n_colours, self.bonus, self.penalty))
 
     def reward(self, state: SameGameState) -> float:
         """The final score: points so far plus :meth:`end_adjustment`.

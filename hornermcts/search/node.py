@@ -46,6 +46,15 @@ class Node:
         shared between nodes, never mutated (see :attr:`best_path`).
     terminal_reward : float or None
         The cached reward if the node is known to be terminal.
+    memo : object
+        Scratch space for a selection rule: values it derives from this
+        node's statistics, kept between calls so that a node whose statistics
+        did not change is not recomputed. ``None`` until a rule stores
+        something; the rule tags what it stores (with itself and
+        :attr:`visits`, which every backpropagation changes) so that it never
+        reads another rule's values or stale ones. Code that edits the
+        statistics by hand without changing ``visits`` should reset it to
+        ``None``.
 
     Examples
     --------
@@ -74,6 +83,7 @@ class Node:
         "worst",
         "best_moves",
         "terminal_reward",
+        "memo",
     )
 
     def __init__(self, state: Any, move: Any = None, parent: Node | None = None) -> None:
@@ -91,6 +101,7 @@ class Node:
         self.worst = inf
         self.best_moves: list | None = None
         self.terminal_reward: float | None = None
+        self.memo: Any = None
 
     @property
     def mean(self) -> float:

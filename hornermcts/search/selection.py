@@ -111,24 +111,33 @@ class SPMCTS:
             raise ValueError(f"d must be >= 0, got {self.d!r}")
 
     def __call__(self, node: Node, exploration: float) -> Node:
-        d = self.d
-        w = self.w
+        # Everything but the exploration term depends on the child's own
+        # statistics only, so it is kept in ``child.memo`` as
+        # ``(rule, visits, v + W b, deviation term)`` and recomputed only when
+        # the child's visits changed (in a descent, one child per level).
+        # The value is summed in the order of the formula, so it is the same
+        # float as computing all four terms afresh.
         log_parent = log(node.visits)
         children = node.children
         chosen = children[0]
         best_value = -inf
         for child in children:
             n = child.visits
-            total = child.total
-            mean = total / n
-            deviation = child.total_sq - total * mean + d
-            value = (
-                mean
-                + w * child.best
-                + exploration * sqrt(log_parent / n)
-                + sqrt(max(deviation, 0.0) / n)
-            )
+            memo = child.memo
+            if memo is None or memo[0] is not self or memo[1] != n:
+                memo = child.memo = self._memo(child)
+            value = memo[2] + exploration * sqrt(log_parent / n) + memo[3]
             if value > best_value:
                 best_value = value
                 chosen = child
         return chosen
+
+    def _memo(self, child: Node) -> tuple:
+        """``(self, visits, v + W b, sqrt(max(Σr² - n v² + D, 0) / n))`` of ``child``."""
+        n = child.visits
+        total = child.total
+        mean = total / n
+        deviation = child.total_sq - total * mean + self.d
+        if deviation < 0.0:  # rounding
+            deviation = 0.0
+        return (self, n, mean + self.w * child.best, sqrt(deviation / n))
