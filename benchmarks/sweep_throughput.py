@@ -2,7 +2,9 @@
 
 Runs the same grid (Cp x seeds, N iterations, HEP(sigma) by default) on each
 backend and prints searches per minute, the speed-up over serial, and whether
-the rows agree (they must: seeds depend only on the run's options).
+the rows agree (they must: seeds depend only on the run's options).  The load
+average before and after is printed too: on a shared machine the parallel
+backends can only be as fast as the idle cores allow.
 
     python benchmarks/sweep_throughput.py [--expression hep_sigma] [--iterations 300] [--runs 16]
 """
@@ -28,7 +30,9 @@ def main() -> None:
     seeds = max(1, args.runs // 4)
     sweep(poly, {"cp": [1.0], "iterations": [5]}, seeds=1, backend="serial", progress=None)  # warm the Numba cache
     rows = {}
-    print(f"{args.expression}, N={args.iterations}, {4 * seeds} searches per backend, {args.workers} workers")
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"{args.expression}, N={args.iterations}, {4 * seeds} searches per backend, {args.workers} workers, "
+          f"{os.cpu_count()} cores; load average before: {load}")
     print(f"{'backend':<22} {'seconds':>8} {'searches/min':>13} {'speed-up':>9}")
     base = None
     for name, backend in (("serial", "serial"), ("process pool", "process"), ("dask LocalCluster", "dask")):
@@ -41,6 +45,7 @@ def main() -> None:
     same = all(r == rows["serial"] for r in rows.values())
     print(f"rows identical across backends: {same}")
     print("(process and Dask times include starting the workers and loading the compiled counter there)")
+    print("load average after: " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":
