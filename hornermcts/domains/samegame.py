@@ -407,10 +407,16 @@ def _playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mo
         r0 = rep[chosen]
         moves[played] = (r0 // stride - 1) * height + (r0 % stride - 1)
         played += 1
-        # remove it: gravity, then close empty columns
+        # remove it: gravity, then close empty columns; the representative is
+        # the group's first cell in scan order, so its column is the group's
+        # leftmost and the columns before it stay as they are; once all its
+        # tiles are gone and no column was closed, the rest stays too
         target = offset + chosen
-        dc = 1
-        for c in range(1, width + 1):
+        left = size[chosen]
+        dc = r0 // stride
+        for c in range(dc, width + 1):
+            if left == 0 and dc == c:
+                break
             src = c * stride
             if board[src + 1] < 0:
                 break
@@ -425,6 +431,7 @@ def _playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mo
                     board[dst + w] = k
                     w += 1
                 r += 1
+            left -= r - w
             if dc == c:
                 for i in range(src + w, src + r):
                     board[i] = -1
