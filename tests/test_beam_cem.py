@@ -286,6 +286,49 @@ def test_sp_mcts_per_game_and_per_move():
     assert same_search(same, result)
 
 
+def _spmcts_afresh(node, exploration, d, w):
+    """The SP-MCTS value of every child computed from scratch; the rule's choice."""
+    log_parent = math.log(node.visits)
+    best, chosen = -math.inf, node.children[0]
+    for child in node.children:
+        n = child.visits
+        mean = child.total / n
+        deviation = max(child.total_sq - child.total * mean + d, 0.0)
+        value = mean + w * child.best + exploration * math.sqrt(log_parent / n) + math.sqrt(deviation / n)
+        if value > best:
+            best, chosen = value, child
+    return chosen
+
+
+def test_spmcts_memo_matches_the_formula_afresh():
+    """The rule keeps per-child values in Node.memo; choices equal a fresh computation
+    throughout a search, and two rules on one tree never read each other's values."""
+    rules = [SPMCTS(d=0.01, w=0.02), SPMCTS(d=5.0, w=0.5)]
+    checked = [0]
+
+    def checking(node, exploration):
+        rule = rules[checked[0] % 2]  # alternate rules on the same tree
+        chosen = rule(node, exploration)
+        assert chosen is _spmcts_afresh(node, exploration, rule.d, rule.w)
+        checked[0] += 1
+        return chosen
+
+    mcts(Tour(), selection=checking, expansion=ThresholdExpansion(2), cp=0.3, iterations=1500, seed=1, progress=None)
+    assert checked[0] > 1000
+    # statistics edited by hand: a changed visit count is noticed
+    parent = Node(None)
+    for move, (visits, total) in enumerate([(2, 4.0), (2, 3.0)]):
+        child = Node(None, move, parent)
+        child.visits, child.total, child.total_sq, child.best = visits, total, total * total / visits, total / visits
+        parent.children.append(child)
+    parent.visits = 4
+    rule = SPMCTS(d=0.0)
+    assert rule(parent, 0.0).move == 0
+    second = parent.children[1]
+    second.visits, second.total, second.total_sq, second.best = 3, 9.0, 27.0, 3.0
+    assert rule(parent, 0.0).move == 1
+
+
 # --------------------------------------------------------------------------
 # CEM
 

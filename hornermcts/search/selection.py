@@ -123,10 +123,13 @@ class SPMCTS:
         best_value = -inf
         for child in children:
             n = child.visits
-            memo = child.memo
-            if memo is None or memo[0] is not self or memo[1] != n:
-                memo = child.memo = self._memo(child)
-            value = memo[2] + exploration * sqrt(log_parent / n) + memo[3]
+            try:
+                owner, seen, a, b = child.memo
+            except (TypeError, ValueError):  # None, or another rule's memo
+                owner = None
+            if owner is not self or seen != n:
+                owner, seen, a, b = child.memo = self._memo(child)
+            value = a + exploration * sqrt(log_parent / n) + b
             if value > best_value:
                 best_value = value
                 chosen = child
