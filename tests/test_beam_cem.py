@@ -300,22 +300,28 @@ def _spmcts_afresh(node, exploration, d, w):
     return chosen
 
 
-def test_spmcts_memo_matches_the_formula_afresh():
-    """The rule keeps per-child values in Node.memo; choices equal a fresh computation
-    throughout a search, and two rules on one tree never read each other's values."""
+@pytest.mark.parametrize("schedule", ["constant", "linear"])
+@pytest.mark.parametrize("alternate", [False, True])
+def test_spmcts_memo_matches_the_formula_afresh(schedule, alternate):
+    """The rule keeps per-child values in Node.memo and a summary of the children in
+    Node.children_memo; every choice equals a fresh computation of the formula, also
+    when the exploration value changes and when two rules take turns on one tree."""
     rules = [SPMCTS(d=0.01, w=0.02), SPMCTS(d=5.0, w=0.5)]
-    checked = [0]
+    calls = [0]
 
     def checking(node, exploration):
-        rule = rules[checked[0] % 2]  # alternate rules on the same tree
+        rule = rules[calls[0] % 2 if alternate else 0]
         chosen = rule(node, exploration)
         assert chosen is _spmcts_afresh(node, exploration, rule.d, rule.w)
-        checked[0] += 1
+        calls[0] += 1
         return chosen
 
-    mcts(Tour(), selection=checking, expansion=ThresholdExpansion(2), cp=0.3, iterations=1500, seed=1, progress=None)
-    assert checked[0] > 1000
-    # statistics edited by hand: a changed visit count is noticed
+    mcts(Tour(), selection=checking, expansion=ThresholdExpansion(2), cp=0.3, schedule=schedule,
+         iterations=1500, seed=1, progress=None)
+    assert calls[0] > 1000
+    # statistics edited by hand: the rule notices a changed visit count of a child;
+    # the summary of the children must be reset (the search changes them only by
+    # passing through the parent)
     parent = Node(None)
     for move, (visits, total) in enumerate([(2, 4.0), (2, 3.0)]):
         child = Node(None, move, parent)
@@ -326,6 +332,7 @@ def test_spmcts_memo_matches_the_formula_afresh():
     assert rule(parent, 0.0).move == 0
     second = parent.children[1]
     second.visits, second.total, second.total_sq, second.best = 3, 9.0, 27.0, 3.0
+    parent.children_memo = None
     assert rule(parent, 0.0).move == 1
 
 

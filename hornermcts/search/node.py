@@ -55,6 +55,13 @@ class Node:
         reads another rule's values or stale ones. Code that edits the
         statistics by hand without changing ``visits`` should reset it to
         ``None``.
+    children_memo : object
+        Scratch space for a selection rule's summary of this node's children
+        between two choices at this node (``None`` until stored). A rule may
+        rely on the children's statistics changing only through
+        :func:`~hornermcts.search.mcts.backpropagate` of iterations passing
+        through this node; code that edits them by hand should reset it to
+        ``None``.
 
     Examples
     --------
@@ -84,6 +91,7 @@ class Node:
         "best_moves",
         "terminal_reward",
         "memo",
+        "children_memo",
     )
 
     def __init__(self, state: Any, move: Any = None, parent: Node | None = None) -> None:
@@ -102,6 +110,7 @@ class Node:
         self.best_moves: list | None = None
         self.terminal_reward: float | None = None
         self.memo: Any = None
+        self.children_memo: Any = None
 
     @property
     def mean(self) -> float:

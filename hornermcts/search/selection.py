@@ -111,36 +111,98 @@ class SPMCTS:
             raise ValueError(f"d must be >= 0, got {self.d!r}")
 
     def __call__(self, node: Node, exploration: float) -> Node:
-        # Everything but the exploration term depends on the child's own
-        # statistics only, so it is kept in ``child.memo`` as
-        # ``(rule, visits, v + W b, deviation term)`` and recomputed only when
-        # the child's visits changed (in a descent, one child per level).
-        # The value is summed in the order of the formula, so it is the same
-        # float as computing all four terms afresh.
-        log_parent = log(node.visits)
+        # Two memos make a descent cheap without changing any choice:
+        #
+        # - ``child.memo = (rule, visits, a, b, a + b, |a| + b)`` with
+        #   ``a = v + W b_i`` and ``b`` the deviation term: everything but the
+        #   exploration term, recomputed only when the child's visits changed.
+        #   The value ``a + C sqrt(ln n_p / n_i) + b`` is summed in the order
+        #   of the formula, so it is the same float as computed afresh.
+        # - ``node.children_memo``: after a scan of all children, the chosen
+        #   child ``j`` and, over the others, the largest ``a + b``, the
+        #   fewest visits and the largest ``|a| + b``. The search changes the
+        #   statistics of a child only by passing through its parent, so if
+        #   the parent's visits grew by at most one since (the iteration sent
+        #   to ``j``) and its children are the same, only ``j`` changed: when
+        #   ``j``'s value beats that bound on all the others by more than any
+        #   rounding, ``j`` is the scan's answer without the scan.
         children = node.children
-        chosen = children[0]
+        visits = node.visits
+        log_parent = log(visits)
+        summary = node.children_memo
+        if summary is not None and summary[0] is self and exploration >= 0.0:
+            _, listed, count, seen_visits, j, s_rest, n_rest, size_rest = summary
+            if listed is children and count == len(children) and 0 <= visits - seen_visits <= 1:
+                child = children[j]
+                n = child.visits
+                try:
+                    owner, seen, a, b, _, size = child.memo
+                except (TypeError, ValueError):  # None, or another rule's memo
+                    owner = None
+                if owner is not self or seen != n:
+                    owner, seen, a, b, _, size = child.memo = self._memo(child)
+                x = exploration * sqrt(log_parent / n)
+                value = a + x + b
+                x_rest = exploration * sqrt(log_parent / n_rest)
+                if value - (s_rest + x_rest) > 1e-12 * (size_rest + size + x + x_rest):
+                    summary[3] = visits
+                    return child
+        chosen = 0
         best_value = -inf
+        s1 = s2 = -inf  # the two largest a + b, the first at index i_s
+        n1 = n2 = inf  # the two fewest visits, the first at index i_n
+        m1 = m2 = 0.0  # the two largest |a| + b, the first at index i_m
+        i_s = i_n = i_m = -1
+        i = 0
         for child in children:
             n = child.visits
             try:
-                owner, seen, a, b = child.memo
-            except (TypeError, ValueError):  # None, or another rule's memo
+                owner, seen, a, b, s, size = child.memo
+            except (TypeError, ValueError):
                 owner = None
             if owner is not self or seen != n:
-                owner, seen, a, b = child.memo = self._memo(child)
+                owner, seen, a, b, s, size = child.memo = self._memo(child)
             value = a + exploration * sqrt(log_parent / n) + b
             if value > best_value:
                 best_value = value
-                chosen = child
-        return chosen
+                chosen = i
+            if s > s2:
+                if s > s1:
+                    s1, s2, i_s = s, s1, i
+                else:
+                    s2 = s
+            if n < n2:
+                if n < n1:
+                    n1, n2, i_n = n, n1, i
+                else:
+                    n2 = n
+            if size > m2:
+                if size > m1:
+                    m1, m2, i_m = size, m1, i
+                else:
+                    m2 = size
+            i += 1
+        node.children_memo = [
+            self,
+            children,
+            i,
+            visits,
+            chosen,
+            s2 if i_s == chosen else s1,
+            n2 if i_n == chosen else n1,
+            m2 if i_m == chosen else m1,
+        ]
+        return children[chosen]
 
     def _memo(self, child: Node) -> tuple:
-        """``(self, visits, v + W b, sqrt(max(Σr² - n v² + D, 0) / n))`` of ``child``."""
+        """``(self, visits, a, b, a + b, |a| + b)`` of ``child``, where ``a = v + W best``
+        and ``b = sqrt(max(Σr² - n v² + D, 0) / n)``."""
         n = child.visits
         total = child.total
         mean = total / n
         deviation = child.total_sq - total * mean + self.d
         if deviation < 0.0:  # rounding
             deviation = 0.0
-        return (self, n, mean + self.w * child.best, sqrt(deviation / n))
+        a = mean + self.w * child.best
+        b = sqrt(deviation / n)
+        return (self, n, a, b, a + b, abs(a) + b)
