@@ -416,6 +416,9 @@ class _Program:
             if kind == "mul":
                 expr = sympy.Mul(ref[key[1]], ref[key[2]], evaluate=False)
                 w = 1 + weight[key[1]] + weight[key[2]]
+            elif kind == "scale":
+                expr = _scaled(key[1], ref[key[2]])
+                w = 1 + weight[key[2]]
             else:
                 parts = []
                 w = 1

@@ -8,6 +8,11 @@ A :class:`Dag` holds nodes of three kinds, each stored once (hash-consing):
     the product of nodes ``a`` and ``b``;
 ``("add", (c1, a), (c2, b))``
     the sum ``c1*a + c2*b`` with exact scalar coefficients;
+``("scale", c, a)``
+    the product ``c*a`` of a positive number ``c != 1`` and node ``a``, made
+    a node of its own so that products can use it (``(2*x)*y`` with ``2*x``
+    shared); the Horner construction never makes one, the greedy
+    optimizations of :mod:`hornermcts.greedy` do;
 
 plus node 0, the constant 1.  A *value* is a pair ``(c, node)``: a scalar
 times a node; each output (``roots``, one per polynomial optimized together;
@@ -24,7 +29,8 @@ Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
 * a sum node costs one addition; an operand ``c*a`` with ``c`` not +-1 (and
   ``a`` not the constant) costs one multiplication, and with sharing each
   distinct ``|c|*a`` is computed once (FORM shares these too);
-* a product node costs one multiplication;
+* a product node costs one multiplication; a scale node ``c*a`` costs one,
+  and is the same value as an operand ``c*a`` of a sum (shared with it);
 * an output costs one multiplication when its scalar is not +-1;
 * powers: with sharing, the powers each variable needs are computed together
   by :func:`power_plan` (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more
@@ -140,6 +146,12 @@ class Dag:
             return a
         return self._intern(("mul",) + ((a, b) if a <= b else (b, a)))
 
+    def scale(self, c, a: int) -> tuple:
+        """Value ``c*a`` as ``(sign, scale node)``, or ``(c, a)`` when ``c`` is +-1 or 0 or ``a`` the constant."""
+        if c == 0 or a == ONE or _is_unit(c):
+            return (c, a)
+        return (1 if c > 0 else -1), self._intern(("scale", abs(c), a))
+
     def add(self, x: tuple, y: tuple, *, use_content: bool = True) -> tuple:
         """Value ``x + y`` of two values ``(c, node)``: ``(scalar, sum node)``.
 
@@ -189,6 +201,8 @@ class Dag:
                     scaled.update((abs(cc), ch) for cc, ch in key[1:] if ch != ONE and not _is_unit(cc))
                 elif kind == "mul":
                     mults += 1
+                elif kind == "scale":
+                    scaled.add((key[1], key[2]))
                 elif kind == "pow":
                     needed.setdefault(key[1], set()).add(key[2])
             mults += len(scaled)
@@ -203,7 +217,7 @@ class Dag:
             if kind == "add":
                 adds += t
                 mults += t * sum(1 for cc, ch in key[1:] if ch != ONE and not _is_unit(cc))
-            elif kind == "mul":
+            elif kind in ("mul", "scale"):
                 mults += t
             elif kind == "pow":
                 pows += t * power_cost(key[2])
@@ -246,6 +260,8 @@ def _children(key) -> tuple:
         return key[1:]
     if kind == "add":
         return (key[1][1], key[2][1])
+    if kind == "scale":
+        return (key[2],)
     return ()
 
 

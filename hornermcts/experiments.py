@@ -116,13 +116,18 @@ def _init_worker(poly) -> None:
 
 
 def run_job(job: dict, poly=None) -> dict:
-    """Run one search of a sweep and return its table row."""
+    """Run one search of a sweep and return its table row.
+
+    A run is one MCTS search scored by Horner + CSE alone (``preset="mcts"``,
+    ``greedy=False``), the setting of the SA-UCT paper's figures, so the
+    operations measure the search and nothing after it.
+    """
     from .optimize import optimize
 
     poly = poly if poly is not None else _WORKER_POLY
     options = {k: job[k] for k in GRID_KEYS}
     start = time.perf_counter()
-    result = optimize(poly, seed=job["seed"], progress=None, **options)
+    result = optimize(poly, preset="mcts", greedy=False, seed=job["seed"], progress=None, **options)
     seconds = time.perf_counter() - start
     return {**job, "operations": result.after.total, "seconds": round(seconds, 4),
             "iterations_done": result.iterations, "order": [str(s) for s in result.order]}

@@ -1,4 +1,11 @@
-"""``optimize``: find a Horner scheme by MCTS and return the optimized form.
+"""``optimize``: find a Horner scheme, eliminate common subexpressions, simplify greedily.
+
+The pipeline: candidate orders come from a search (the occurrence order,
+MCTS, simulated annealing, or MCTS refined by annealing), each scored by the
+fast counter (Horner + CSE); the best few are built as DAGs and given the
+greedy optimizations of :mod:`hornermcts.greedy`; the best result wins.
+Presets name the usual combinations (:data:`PRESETS`), like FORM's levels
+O1..O4.
 
 Examples
 --------
@@ -11,6 +18,8 @@ Examples
 (11, 6)
 >>> sympy.expand(result.expression() - (x**3*y**2 + x**2*y + x**3*z))
 0
+>>> optimize(x**3*y**2 + x**2*y + x**3*z, preset="fast").after.total
+6
 """
 from __future__ import annotations
 
@@ -24,10 +33,33 @@ from .horner import horner_dag
 from .opcount import OpCount, original_count
 from .orders import DIRECTIONS, HornerOrderProblem
 from .polynomial import Polynomial
+from .greedy import greedy as greedy_step
 from .search import MCTSResult, mcts
+from .search.annealing import AnnealResult, anneal
 from .views import to_assignments, to_expressions, to_networkx
 
-__all__ = ["optimize", "OptimizeResult", "SCHEDULES", "DEFAULT_CP", "baseline_orders", "prepare_outputs"]
+__all__ = ["optimize", "OptimizeResult", "PRESETS", "SCHEDULES", "DEFAULT_CP", "baseline_orders", "prepare_outputs"]
+
+#: Presets: ``name -> (searches, greedy)``.  ``fast`` is FORM's O1 (occurrence
+#: order + CSE), ``greedy`` O2 (+ greedy), ``mcts`` O3 (MCTS + greedy),
+#: ``anneal`` O4 (annealing over orders + greedy); ``default`` runs MCTS, refines
+#: its best order by low-temperature annealing, and applies the greedy step:
+#: the best counts for the time (``benchmarks/optimizer_vs_form.py``).
+PRESETS = {
+    "fast": ((), False),
+    "greedy": ((), True),
+    "mcts": (("mcts",), True),
+    "anneal": (("anneal",), True),
+    "default": (("mcts", "anneal"), True),
+}
+
+#: Annealing temperatures, as fractions of the starting order's operations:
+#: from scratch, and as refinement after MCTS (measured on HEP(sigma), res(7,5)).
+ANNEAL_FROM_SCRATCH = (0.1, 0.0005)
+ANNEAL_REFINE = (0.02, 0.0005)
+
+#: How many of the best orders found get the greedy step (FORM's O3 does the same).
+DEFAULT_CANDIDATES = 5
 
 #: Selection schedules by name: the SA-UCT linear cooling, plain UCT, exponential.
 SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"}
@@ -49,51 +81,62 @@ class OptimizeResult:
         The Horner scheme, outermost variable first (an opaque piece such as
         ``sin(y)`` stands for itself).
     before, after : OpCount
-        Operations of the input and of the result (Horner + CSE), by kind.
+        Operations of the input and of the result, by kind.
+    cse : OpCount
+        Operations of the result's order after Horner + CSE alone (before the
+        greedy step; equal to ``after`` without it).
     baselines : dict
         ``{"occurrence forward": ops, "occurrence backward": ops}``, the
         occurrence order every result is reported against.
     history : tuple of (int, int)
         ``(iteration, operations)`` each time the best improved.
-    search : tuple of MCTSResult
-        One per direction searched: tree statistics, stop reason, timing.
+    search : tuple of MCTSResult and AnnealResult
+        One per search run (MCTS per direction, then annealing): tree
+        statistics, stop reason, timing.
     options : dict
-        The options the search ran with (seed included).
+        The options the search ran with (preset and seed included).
+    seconds : float
+        Wall time of the whole call (search, DAGs, greedy step).
     """
 
     polynomial: Polynomial
     order: tuple
     before: OpCount
     after: OpCount
+    cse: OpCount
     baselines: dict
     history: tuple
     search: tuple
     options: dict
-    dag: Dag = field(repr=False, compare=False)
+    seconds: float = 0.0
+    dag: Dag = field(default=None, repr=False, compare=False)
 
     @property
     def elapsed(self) -> float:
-        """Seconds spent searching."""
+        """Seconds spent searching orders."""
         return sum(s.elapsed for s in self.search)
 
     @property
     def iterations(self) -> int:
-        """Iterations done, over all directions and restarts."""
-        return sum(s.iterations for s in self.search)
+        """Orders scored by the searches: MCTS iterations plus annealing steps."""
+        return sum(s.iterations if isinstance(s, MCTSResult) else s.steps for s in self.search)
 
     @property
     def node_count(self) -> int:
-        """Nodes of the tree that found the best order."""
-        return self._best_search.node_count
+        """Nodes of the MCTS tree that found the best order (0 without MCTS)."""
+        best = self._best_tree
+        return best.node_count if best else 0
 
     @property
     def max_depth(self) -> int:
-        """Depth of that tree's deepest node."""
-        return self._best_search.max_depth
+        """Depth of that tree's deepest node (0 without MCTS)."""
+        best = self._best_tree
+        return best.max_depth if best else 0
 
     @property
-    def _best_search(self) -> MCTSResult:
-        return max(self.search, key=lambda s: s.best_reward)
+    def _best_tree(self) -> MCTSResult | None:
+        trees = [s for s in self.search if isinstance(s, MCTSResult)]
+        return max(trees, key=lambda s: s.best_reward) if trees else None
 
     def expression(self):
         """One nested SymPy expression, exactly equal to the input (a list for several outputs)."""
@@ -110,15 +153,16 @@ class OptimizeResult:
 
     def summary(self) -> str:
         """A before/after table with the order, timing and tree statistics."""
-        rows = [("input", self.before), ("optimized", self.after)]
+        rows = [("input", self.before), ("Horner+CSE", self.cse), ("optimized", self.after)]
         lines = [f"{'':<10} {'additions':>10} {'multiplications':>16} {'total':>8}"]
         for name, c in rows:
             lines.append(f"{name:<10} {c.additions:>10} {c.multiplications + c.powers:>16} {c.total:>8}")
         for name, ops in self.baselines.items():
             lines.append(f"{name:<21} {ops:>24}  (Horner + CSE)")
         ratio = self.before.total / max(self.after.total, 1)
-        lines.append(f"reduction {ratio:.2f}x in {self.elapsed:.2f} s, {self.iterations} iterations, "
-                     f"tree {self.node_count} nodes, depth {self.max_depth}")
+        tree = f", tree {self.node_count} nodes, depth {self.max_depth}" if self._best_tree else ""
+        lines.append(f"reduction {ratio:.2f}x in {self.seconds:.2f} s (preset {self.options.get('preset')}), "
+                     f"{self.iterations} orders scored{tree}")
         lines.append("order: " + ", ".join(map(str, self.order)))
         return "\n".join(lines)
 
@@ -176,7 +220,14 @@ def prepare_outputs(expr):
     return polys, joint, len(markers)
 
 
-def _check_options(iterations, cp, schedule, direction, repeats, time_limit) -> None:
+def _check_options(iterations, cp, schedule, direction, repeats, time_limit, preset="default", greedy=None,
+                   candidates=DEFAULT_CANDIDATES) -> None:
+    if preset not in PRESETS:
+        raise ValueError(f"preset must be one of {sorted(PRESETS)}, not {preset!r}")
+    if greedy not in (None, True, False):
+        raise ValueError(f"greedy must be None (the preset decides), True or False, not {greedy!r}")
+    if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
+        raise ValueError(f"candidates must be an integer >= 1, not {candidates!r}")
     if iterations is not None:
         if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
             raise ValueError(f"iterations must be a non-negative integer, not {iterations!r}")
@@ -194,9 +245,11 @@ def _check_options(iterations, cp, schedule, direction, repeats, time_limit) -> 
         raise ValueError(f"repeats must be an integer >= 1, not {repeats!r}")
 
 
+
 def optimize(
     expr,
     *,
+    preset: str = "default",
     iterations: int | None = 1000,
     cp: float = DEFAULT_CP,
     schedule: str | Callable = "sa-uct",
@@ -205,8 +258,10 @@ def optimize(
     seed: int | None = None,
     time_limit: float | None = None,
     progress: Any = None,
+    greedy: bool | None = None,
+    candidates: int = DEFAULT_CANDIDATES,
 ) -> OptimizeResult:
-    """Find a good Horner scheme for ``expr`` by MCTS; return the optimized form.
+    """Find a good Horner scheme for ``expr``; return the optimized form.
 
     Parameters
     ----------
@@ -215,88 +270,139 @@ def optimize(
         expressions are optimized together: one order, one DAG with one
         output each, common subexpressions shared across outputs (see
         :func:`prepare_outputs`).
+    preset : {"default", "fast", "greedy", "mcts", "anneal"}
+        Which searches run and whether the greedy step follows (see
+        :data:`PRESETS`): ``"fast"`` the occurrence order + CSE (FORM O1),
+        ``"greedy"`` + greedy (O2), ``"mcts"`` MCTS + greedy (O3),
+        ``"anneal"`` simulated annealing over orders + greedy (O4),
+        ``"default"`` MCTS, then annealing from its best order, + greedy.
     iterations : int, default 1000
-        Tree updates N per direction and restart; 0 skips the search (the
-        better occurrence order is used).
+        Orders scored per search: MCTS iterations (per direction and
+        restart) and annealing steps (per restart).  0 skips the searches.
     cp : float, default 1.0
-        Exploration constant Cp (SA-UCT: the initial temperature), in units
-        of the reward ``input operations / operations``.
+        MCTS exploration constant Cp (SA-UCT: the initial temperature), in
+        units of the reward ``input operations / operations``.
     schedule : {"sa-uct", "uct", "exponential"} or callable
         SA-UCT's linear cooling ``T(i) = Cp (N - i) / N`` (default), constant
         ``Cp`` (UCT), exponential cooling, or a callable ``T(i, n)``.
     direction : {"forward", "backward", "both"}
-        Build schemes outermost-first, innermost-first, or run both and keep
-        the better.
+        MCTS builds schemes outermost-first, innermost-first, or runs both.
     repeats : int, default 1
-        Independent restarts R; the best is kept.
+        Independent restarts of each search; the best is kept.
     seed : int, optional
-        Makes the search reproducible (iteration budgets only).
+        Makes the searches reproducible (iteration budgets only).
     time_limit : float, optional
-        Seconds per direction and restart; the search returns its best so far
-        when it runs out (and on Ctrl-C).
+        Seconds per search run (direction, restart); a search returns its
+        best so far when it runs out (and on Ctrl-C).
     progress : None, True, "auto" or callable
         A tqdm bar (True), a bar on a terminal for long runs ("auto"), or a
         callback ``progress(iteration, best_reward)``.
+    greedy : bool, optional
+        Override the preset: ``False`` keeps Horner + CSE only (the setting
+        of the SA-UCT paper's experiments), ``True`` adds the greedy step.
+    candidates : int, default 5
+        How many of the best distinct orders found get the greedy step.
 
     Returns
     -------
     OptimizeResult
     """
-    _check_options(iterations, cp, schedule, direction, repeats, time_limit)
+    import time
+
+    clock = time.perf_counter()
+    _check_options(iterations, cp, schedule, direction, repeats, time_limit, preset, greedy, candidates)
+    searches_wanted, preset_greedy = PRESETS[preset]
+    use_greedy = preset_greedy if greedy is None else greedy
     polys, joint, n_markers = prepare_outputs(expr)
     fixed = tuple(range(n_markers))
     counter = FastCounter(joint)
+    scored: dict[tuple, int] = {}
 
-    def exact(scheme) -> int:
-        if n_markers == 0:
-            return counter.count(scheme)
-        return horner_dag(polys, [j - n_markers for j in scheme if j >= n_markers]).count().total
+    def score(scheme) -> int:
+        scheme = tuple(scheme)
+        ops = scored.get(scheme)
+        if ops is None:
+            ops = scored[scheme] = counter.count(scheme)
+        return ops
 
     orders = baseline_orders(joint, fixed)
-    baselines = {name: exact(order) for name, order in orders.items()}
-    best_scheme = orders[min(baselines, key=baselines.get)]
-    best_ops = counter.count(best_scheme)
+    for order in orders.values():
+        score(order)
     searches = []
     history: list[tuple[int, int]] = []
     offset = 0
-    directions = DIRECTIONS if direction == "both" else (direction,)
-    sched = SCHEDULES.get(schedule, schedule) if not callable(schedule) else schedule
-    if iterations != 0 and joint.n_terms:
+
+    def record(found_history, to_ops) -> None:
+        for it, value in found_history:
+            ops = to_ops(value)
+            if not history or ops < history[-1][1]:
+                history.append((offset + it, ops))
+
+    run = iterations != 0 and joint.n_terms
+    interrupted = False
+    if run and "mcts" in searches_wanted:
+        directions = DIRECTIONS if direction == "both" else (direction,)
+        sched = SCHEDULES.get(schedule, schedule) if not callable(schedule) else schedule
         for k, d in enumerate(directions):
             problem = HornerOrderProblem(joint, direction=d, counter=counter, fixed=fixed)
             run_seed = None if seed is None else seed + 7919 * k
             found = mcts(problem, iterations=iterations, time_limit=time_limit, cp=float(cp),
                          schedule=sched, seed=run_seed, repeats=repeats, progress=progress)
             searches.append(found)
-            for it, reward in found.history:
-                ops = round(problem.input_operations / reward)
-                if not history or ops < history[-1][1]:
-                    history.append((offset + it, ops))
+            record(found.history, lambda reward: round(problem.input_operations / reward))
             offset += found.iterations
-            if found.best_moves or found.best_state:
-                ops = problem.operations(found.best_state)
-                if ops < best_ops:
-                    best_ops, best_scheme = ops, list(problem.scheme(found.best_state))
+            for state, ops in problem._cache.items():
+                scored.setdefault(problem.scheme(state), ops)
             if found.interrupted:
+                interrupted = True
                 break
-    order = [j - n_markers for j in best_scheme if j >= n_markers]
-    dag = horner_dag(polys, order)
-    after = dag.count()
+    if run and "anneal" in searches_wanted and not interrupted:
+        problem = HornerOrderProblem(joint, counter=counter, fixed=fixed)
+        start = min(scored, key=scored.get)
+        start_ops = scored[start]
+        t_start, t_end = ANNEAL_REFINE if searches else ANNEAL_FROM_SCRATCH
+        free = problem.state_of(start)
+        if len(free) >= 2:
+            found = anneal(lambda state: score(problem.scheme(state)), free, steps=iterations,
+                           t_start=t_start * start_ops, t_end=t_end * start_ops, restarts=repeats,
+                           seed=None if seed is None else seed + 104729, time_limit=time_limit,
+                           progress=progress)
+            searches.append(found)
+            record(found.history, lambda ops: int(ops))
+            offset += found.steps
+
+    ranked = sorted(scored, key=lambda s: (scored[s], s))
+    pool = ranked[:candidates] if use_greedy else ranked[:1]
+    best = None
+    for scheme in pool:
+        order = [j - n_markers for j in scheme if j >= n_markers]
+        dag = horner_dag(polys, order)
+        cse = dag.count()
+        final = greedy_step(dag) if use_greedy else dag
+        after = final.count()
+        if best is None or (after.total, cse.total) < (best[2].total, best[1].total):
+            best = (order, cse, after, final)
+    order, cse, after, dag = best
     symbols = polys[0].symbols
     before = original_count(polys[0])
     for p in polys[1:]:
         before = before + original_count(p)
-    options = dict(iterations=iterations, cp=cp, schedule=schedule, direction=direction,
+    options = dict(preset=preset, iterations=iterations, cp=cp, schedule=schedule, direction=direction,
                    repeats=repeats, seed=seed if seed is not None else (searches[0].seed if searches else None),
-                   time_limit=time_limit)
+                   time_limit=time_limit, greedy=use_greedy, candidates=candidates)
+    baselines = {name: (scored[tuple(o)] if n_markers == 0 else
+                        horner_dag(polys, [j - n_markers for j in o if j >= n_markers]).count().total)
+                 for name, o in orders.items()}
     return OptimizeResult(
         polynomial=polys if n_markers else polys[0],
         order=tuple(dag.opaque.get(symbols[j], symbols[j]) for j in order),
         before=before,
         after=after,
+        cse=cse,
         baselines=baselines,
         history=tuple(history),
         search=tuple(searches),
         options=options,
+        seconds=time.perf_counter() - clock,
         dag=dag,
     )

@@ -58,6 +58,8 @@ def _node_expression(dag: Dag, key, operand) -> sympy.Expr:
         return sym if key[2] == 1 else sympy.Pow(sym, key[2], evaluate=False)
     if kind == "mul":
         return sympy.Mul(operand(key[1]), operand(key[2]), evaluate=False)
+    if kind == "scale":
+        return _scaled(key[1], operand(key[2]))
     if kind == "add":
         parts = []
         for c, child in key[1:]:
@@ -116,7 +118,7 @@ def to_networkx(dag: Dag):
     """The DAG as a ``networkx.DiGraph``.
 
     Nodes are DAG node ids with attributes ``op`` (``"one"``, ``"pow"``,
-    ``"mul"``, ``"add"``), and for powers ``symbol`` and ``exponent``; edges
+    ``"mul"``, ``"add"``, ``"scale"``), and for powers ``symbol`` and ``exponent``; edges
     go from operand to user with ``position`` (operand order) and
     ``coefficient`` (the exact scalar the operand is multiplied by).  Graph
     attributes: ``outputs``, the list of ``(scalar, node)`` of every output;
@@ -141,6 +143,8 @@ def to_networkx(dag: Dag):
         elif kind == "add":
             for pos, (c, child) in enumerate(key[1:]):
                 graph.add_edge(child, node, position=pos, coefficient=c)
+        elif kind == "scale":
+            graph.add_edge(key[2], node, position=0, coefficient=key[1])
     return graph
 
 
@@ -160,5 +164,7 @@ def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
             value[node] = value[key[1]] * value[key[2]]
         elif kind == "add":
             value[node] = sum((Fraction(c) * value[ch] for c, ch in key[1:]), Fraction(0))
+        elif kind == "scale":
+            value[node] = Fraction(key[1]) * value[key[2]]
     c, root = dag.roots[output]
     return Fraction(c) * value[root]

@@ -34,7 +34,15 @@ def test_json(poly_file, capsys):
     assert main(["optimize", str(poly_file), "-n", "30", "--seed", "0", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["before"]["total"] == 14 and data["after"]["total"] == 9
-    assert data["order"][0] == "x" and data["iterations"] == 30
+    assert data["horner_cse"]["total"] >= data["after"]["total"]
+    assert data["options"]["preset"] == "default" and data["iterations"] == 60  # 30 MCTS + 30 annealing
+
+
+def test_preset_and_no_greedy(poly_file, capsys):
+    assert main(["optimize", str(poly_file), "--preset", "mcts", "--no-greedy", "-n", "30", "--seed", "0", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["order"][0] == "x" and data["iterations"] == 30 and data["after"] == data["horner_cse"]
+    assert data["options"]["greedy"] is False
 
 
 def test_emit_python_to_file_evaluates_right(poly_file, tmp_path, capsys):

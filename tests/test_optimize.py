@@ -33,7 +33,8 @@ def brute_force_best(poly):
 @pytest.mark.parametrize("direction", ["forward", "backward"])
 def test_search_finds_brute_force_optimum(small, schedule, direction):
     best = brute_force_best(small)
-    found = min(optimize(small, iterations=400, seed=s, schedule=schedule, direction=direction).after.total
+    found = min(optimize(small, preset="mcts", greedy=False, iterations=400, seed=s, schedule=schedule,
+                         direction=direction).after.total
                 for s in range(3))
     assert found == best
 
@@ -44,12 +45,13 @@ def test_result_is_exact_and_consistent(small):
     assert sympy.expand(result.expression() - expr) == 0
     reps, (out,) = result.assignments()
     assert sympy.expand(out.subs(list(reversed(reps))) - expr) == 0
-    assert result.after == FastCounter(small).count_detail(
+    assert result.cse == FastCounter(small).count_detail(
         [small.symbols.index(s) for s in result.order])
-    assert result.after.total <= min(result.baselines.values())
+    assert result.after.total <= result.cse.total
+    assert result.after == result.dag.count()
     ops = [o for _, o in result.history]
     assert ops == sorted(ops, reverse=True) and len(set(ops)) == len(ops)
-    assert ops[-1] == result.after.total or result.after.total < ops[-1]
+    assert ops[-1] <= min(result.baselines.values()) and ops[-1] <= result.cse.total
     assert result.node_count >= 1 and 1 <= result.max_depth <= small.n_vars
     assert result.before.total == hornermcts.original_count(small).total
     assert "order:" in result.summary()
@@ -64,9 +66,9 @@ def test_same_seed_same_result_different_seed_differs(small):
 
 
 def test_both_directions_keep_the_better(small):
-    both = optimize(small, iterations=100, seed=2, direction="both")
+    both = optimize(small, preset="mcts", greedy=False, iterations=100, seed=2, direction="both")
     assert len(both.search) == 2
-    fwd = optimize(small, iterations=100, seed=2, direction="forward")
+    fwd = optimize(small, preset="mcts", greedy=False, iterations=100, seed=2, direction="forward")
     assert both.after.total <= fwd.after.total
 
 
@@ -87,12 +89,13 @@ def test_paper_example_and_absent_variables():
 
 
 def test_iterations_zero_uses_best_occurrence_order(small):
-    result = optimize(small, iterations=0)
+    result = optimize(small, iterations=0, greedy=False)
     assert result.search == () and result.after.total == min(result.baselines.values())
+    assert optimize(small, iterations=0).after.total <= result.after.total
 
 
 def test_time_limit_returns_best_so_far(small):
-    result = optimize(small, iterations=None, time_limit=0.2, seed=0)
+    result = optimize(small, preset="mcts", greedy=False, iterations=None, time_limit=0.2, seed=0)
     assert result.search[0].stopped == "time"
     assert result.after.total >= brute_force_best(small)
 
@@ -115,6 +118,9 @@ def test_trivial_inputs():
         ({"direction": "sideways"}, "direction"),
         ({"repeats": 0}, "repeats"),
         ({"time_limit": 0}, "time_limit"),
+        ({"preset": "O5"}, "preset"),
+        ({"greedy": "yes"}, "greedy"),
+        ({"candidates": 0}, "candidates"),
     ],
 )
 def test_bad_options_are_clear_errors(kwargs, message):
@@ -134,8 +140,9 @@ def test_progress_callback_is_called(small):
 
 
 def test_repeats_keep_the_best(small):
-    one = [optimize(small, iterations=40, seed=s, cp=3.0).after.total for s in range(2)]
-    assert optimize(small, iterations=40, seed=0, cp=3.0, repeats=3).after.total <= max(one)
+    kw = dict(preset="mcts", greedy=False, iterations=40, cp=3.0)
+    one = [optimize(small, seed=s, **kw).after.total for s in range(2)]
+    assert optimize(small, seed=0, repeats=3, **kw).after.total <= max(one)
 
 
 def test_orders_handle_big_trees():

@@ -1,0 +1,416 @@
+"""Greedy optimizations after common subexpression elimination.
+
+The Horner DAG of :mod:`hornermcts.horner` is binary.  Here it is first read
+as *n-ary* expressions: a sum node used once by another sum is merged into it
+(its coefficients scaled), a product used once by a product likewise, so that
+every expression is either a sum ``c1*a1 + c2*a2 + ...`` or a product
+``a1^m1 * a2^m2 * ...`` of *operands* (variable powers, shared
+subexpressions, other expressions).  Then, as long as it pays:
+
+* **pair patterns**: the pattern that occurs in the most expressions is
+  made a temporary and substituted everywhere: a product pair ``a*b``, or a
+  sum pair ``a + r*b`` (occurring as ``c*a + c*r*b`` for any ``c``: sign and
+  numeric factor are free);
+* **partial factorisation**: in a sum, the terms that are products used
+  only there and share a factor ``f`` become ``f*(...)``.
+
+Each step saves operations in FORM's model (a pattern found in ``k``
+expressions saves about ``k - 1``); the result is written back as a binary
+:class:`~hornermcts.dag.Dag`, which hash-conses again, and is kept only if
+its count is lower.  Every step is an algebraic identity, so the output
+equals the input exactly.
+
+Examples
+--------
+>>> import sympy
+>>> from hornermcts.polynomial import Polynomial
+>>> from hornermcts.horner import horner_dag
+>>> a, b, c, d = sympy.symbols("a b c d")
+>>> p = Polynomial.from_sympy(a*b*c + a*b*d + 2*c + 3*d) if hasattr(Polynomial, "from_sympy") else None
+"""
+from __future__ import annotations
+
+import heapq
+from fractions import Fraction
+
+from .dag import ONE, Dag, _divide
+
+__all__ = ["greedy", "nary"]
+
+SUM, PROD = 0, 1
+
+
+def _ratio(cb, ca):
+    """Exact ``cb / ca`` as an int when integral."""
+    if isinstance(ca, int) and isinstance(cb, int) and cb % ca == 0:
+        return cb // ca
+    if isinstance(ca, (int, Fraction)) and isinstance(cb, (int, Fraction)):
+        q = Fraction(cb) / Fraction(ca)
+        return q.numerator if q.denominator == 1 else q
+    return cb / ca
+
+
+class _Nary:
+    """Mutable n-ary form: expressions keyed by id, each (kind, {operand: weight})."""
+
+    def __init__(self, dag: Dag):
+        self.dag = dag
+        nodes = dag.nodes
+        order = dag.reachable()
+        uses = [0] * len(nodes)
+        parent_kind = [None] * len(nodes)
+        for _, r in dag.roots:
+            uses[r] += 1
+            parent_kind[r] = "root"
+        for node in order:
+            key = nodes[node]
+            if key[0] == "add":
+                for _, ch in key[1:]:
+                    uses[ch] += 1
+                    parent_kind[ch] = "add" if parent_kind[ch] in (None, "add") else "mixed"
+            elif key[0] == "mul":
+                for ch in key[1:]:
+                    uses[ch] += 1
+                    parent_kind[ch] = "mul" if parent_kind[ch] in (None, "mul") else "mixed"
+        inline = [False] * len(nodes)
+        for node in order:
+            kind = nodes[node][0]
+            if uses[node] == 1 and kind in ("add", "mul") and parent_kind[node] == kind:
+                inline[node] = True
+        self.exprs: dict[int, tuple[int, dict]] = {}
+        self.numbers: dict = {}
+        self.value_of: dict = {}
+        for node in order:
+            kind = nodes[node][0]
+            if kind == "scale":
+                self.exprs[node] = (PROD, {self.number(nodes[node][1]): 1, nodes[node][2]: 1})
+                continue
+            if inline[node] or kind not in ("add", "mul"):
+                continue
+            terms: dict = {}
+            if kind == "add":
+                stack = [(1, node)]
+                while stack:
+                    scale, n = stack.pop()
+                    for c, ch in nodes[n][1:]:
+                        if inline[ch]:
+                            stack.append((scale * c, ch))
+                        else:
+                            terms[ch] = terms.get(ch, 0) + scale * c
+                terms = {k: v for k, v in terms.items() if v != 0}
+                self.exprs[node] = (SUM, terms)
+            else:
+                stack = [node]
+                while stack:
+                    n = stack.pop()
+                    for ch in nodes[n][1:]:
+                        if inline[ch]:
+                            stack.append(ch)
+                        else:
+                            terms[ch] = terms.get(ch, 0) + 1
+                self.exprs[node] = (PROD, terms)
+        self.roots = list(dag.roots)
+        self.next_id = len(nodes)
+
+    def number(self, c) -> int:
+        """The operand id (negative) of the positive number ``c``."""
+        got = self.numbers.get(c)
+        if got is None:
+            got = self.numbers[c] = -1 - len(self.numbers)
+            self.value_of[got] = c
+        return got
+
+    def push_coefficients(self) -> None:
+        """Move ``|c|`` of a sum term ``c*P`` into ``P`` when ``P`` is a product used only there."""
+        uses = self.use_counts()
+        for kind, terms in list(self.exprs.values()):
+            if kind != SUM:
+                continue
+            for op, c in list(terms.items()):
+                if c in (1, -1) or uses.get(op) != 1 or op not in self.exprs or self.exprs[op][0] != PROD:
+                    continue
+                factors = self.exprs[op][1]
+                scale = abs(c)
+                for f in [f for f in factors if f < 0]:
+                    scale = scale * self.value_of[f] ** factors.pop(f)
+                if scale != 1:
+                    factors[self.number(scale)] = 1
+                terms[op] = 1 if c > 0 else -1
+
+    def scaled_pairs(self) -> set:
+        """``(number operand, operand)`` of every sum term ``c*a`` with ``|c| != 1``."""
+        out = set()
+        for kind, terms in self.exprs.values():
+            if kind == SUM:
+                for op, c in terms.items():
+                    if op != ONE and c not in (1, -1):
+                        out.add((self.number(abs(c)), op))
+        return out
+
+    def new(self, kind: int, terms: dict) -> int:
+        e = self.next_id
+        self.next_id += 1
+        self.exprs[e] = (kind, terms)
+        return e
+
+    def use_counts(self) -> dict:
+        uses: dict = {}
+        for _, r in self.roots:
+            uses[r] = uses.get(r, 0) + 1
+        for _, terms in self.exprs.values():
+            for op in terms:
+                uses[op] = uses.get(op, 0) + 1
+        return uses
+
+    # ---------------------------------------------------------------- writing back
+    def to_dag(self) -> Dag:
+        old = self.dag
+        dag = Dag(old.symbols, dict(old.opaque))
+        memo: dict = {ONE: (1, ONE)}
+        exprs = self.exprs
+
+        def value(op):
+            got = memo.get(op)
+            if got is not None:
+                return got
+            # iterative post-order to survive deep chains
+            stack = [(op, False)]
+            while stack:
+                e, ready = stack.pop()
+                if e in memo:
+                    continue
+                if e < 0:
+                    memo[e] = (self.value_of[e], ONE)
+                    continue
+                if e not in exprs:
+                    key = old.nodes[e]
+                    memo[e] = (1, dag.power(key[1], key[2]))
+                    continue
+                kind, terms = exprs[e]
+                if not ready:
+                    stack.append((e, True))
+                    stack.extend((t, False) for t in terms if t not in memo)
+                    continue
+                if kind == PROD and len(terms) == 2 and sum(terms.values()) == 2 and min(terms) < 0:
+                    num, factor = sorted(terms)
+                    s, n = memo[factor]
+                    memo[e] = dag.scale(self.value_of[num] * s, n)
+                elif kind == PROD:
+                    scale, node = 1, ONE
+                    for t, m in sorted(terms.items()):
+                        c, n = memo[t]
+                        for _ in range(m):
+                            scale = scale * c
+                            node = dag.mul(node, n)
+                    memo[e] = (scale, node)
+                else:
+                    acc: dict = {}
+                    for t, c in terms.items():
+                        s, n = memo[t]
+                        acc[n] = acc.get(n, 0) + c * s
+                    items = sorted((n, c) for n, c in acc.items() if c != 0)
+                    if not items:
+                        memo[e] = (0, ONE)
+                        continue
+                    n0, c0 = items[0]
+                    cur = (c0, n0)
+                    for n, c in items[1:]:
+                        cur = dag.add(cur, (c, n))
+                    memo[e] = cur
+            return memo[op]
+
+        dag.roots = []
+        for c, r in self.roots:
+            s, n = value(r)
+            dag.roots.append((c * s, n) if c * s != 0 else (0, ONE))
+        return dag
+
+
+def nary(dag: Dag) -> _Nary:
+    return _Nary(dag)
+
+
+def _pairs(kind, terms):
+    """The pair patterns of one expression."""
+    ops = sorted(terms)
+    out = []
+    if kind == PROD:
+        for i, a in enumerate(ops):
+            if terms[a] >= 2:
+                out.append((PROD, a, a, 1))
+            for b in ops[i + 1:]:
+                out.append((PROD, a, b, 1))
+    else:
+        for i, a in enumerate(ops):
+            if a == ONE:
+                continue
+            ca = terms[a]
+            for b in ops[i + 1:]:
+                out.append((SUM, a, b, _ratio(terms[b], ca)))
+    return out
+
+
+def _apply(nf: _Nary, e: int, pattern, t: int) -> bool:
+    kind, terms = nf.exprs[e]
+    pk, a, b, r = pattern
+    if pk == PROD:
+        need = 2 if a == b else 1
+        if terms.get(a, 0) < need or terms.get(b, 0) < 1:
+            return False
+        for op in (a, b):
+            terms[op] -= 1
+            if terms[op] == 0:
+                del terms[op]
+        terms[t] = terms.get(t, 0) + 1
+        return True
+    if a not in terms or b not in terms or _ratio(terms[b], terms[a]) != r:
+        return False
+    ca = terms.pop(a)
+    del terms[b]
+    terms[t] = terms.get(t, 0) + ca
+    if terms[t] == 0:
+        del terms[t]
+    return True
+
+
+def pair_greedy(nf: _Nary, max_steps: int | None = None) -> int:
+    """Substitute the most frequent pair pattern until none occurs twice; return steps."""
+    where: dict = {}
+    for e, (kind, terms) in nf.exprs.items():
+        for p in _pairs(kind, terms):
+            where.setdefault(p, set()).add(e)
+    free = {(PROD, a, b, 1) for a, b in nf.scaled_pairs()}
+
+    def gain(p, s) -> int:
+        return len(s) - (p not in free)
+
+    heap = [(-gain(p, s), p) for p, s in where.items() if gain(p, s) >= 1]
+    heapq.heapify(heap)
+    steps = 0
+    while heap and (max_steps is None or steps < max_steps):
+        negk, p = heapq.heappop(heap)
+        occ = where.get(p)
+        if not occ or gain(p, occ) != -negk:
+            if occ and gain(p, occ) >= 1:
+                heapq.heappush(heap, (-gain(p, occ), p))
+            continue
+        pk, a, b, r = p
+        if pk == PROD:
+            t = nf.new(PROD, {a: 2} if a == b else {a: 1, b: 1})
+        else:
+            t = nf.new(SUM, {a: 1, b: r})
+        steps += 1
+        touched = list(occ)
+        for e in touched:
+            kind, terms = nf.exprs[e]
+            old = _pairs(kind, terms)
+            if not _apply(nf, e, p, t):
+                continue
+            for q in old:
+                s = where.get(q)
+                if s is not None:
+                    s.discard(e)
+            for q in _pairs(kind, terms):
+                s = where.setdefault(q, set())
+                s.add(e)
+                if gain(q, s) >= 1:
+                    heapq.heappush(heap, (-gain(q, s), q))
+        where.pop(p, None)
+    return steps
+
+
+def _term_factors(nf: _Nary, uses: dict, op: int, c) -> tuple[int, dict, bool]:
+    """``(sign, factors, is_product)`` of the sum term ``c*op``."""
+    sign = 1 if c > 0 else -1
+    if uses.get(op) == 1 and op in nf.exprs and nf.exprs[op][0] == PROD:
+        factors = dict(nf.exprs[op][1])
+        if abs(c) != 1:
+            num = nf.number(abs(c))
+            factors[num] = factors.get(num, 0) + 1
+        return sign, factors, True
+    factors = {op: 1}
+    if abs(c) != 1:
+        factors[nf.number(abs(c))] = 1
+    return sign, factors, False
+
+
+def factorize(nf: _Nary) -> int:
+    """Partial factorisation: ``f*A + f*B + C -> f*(A + B) + C`` while it saves; return steps."""
+    uses = nf.use_counts()
+    scaled_uses: dict = {}
+    for kind, terms in nf.exprs.values():
+        if kind == SUM:
+            for op, c in terms.items():
+                if op != ONE and c not in (1, -1):
+                    scaled_uses[abs(c), op] = scaled_uses.get((abs(c), op), 0) + 1
+    work = [e for e, (kind, _) in nf.exprs.items() if kind == SUM]
+    steps = 0
+    while work:
+        e = work.pop()
+        terms = nf.exprs[e][1]
+        if len(terms) < 2:
+            continue
+        split = {op: _term_factors(nf, uses, op, c) for op, c in terms.items() if op != ONE}
+        saving: dict = {}
+        members: dict = {}
+        for op, (sign, factors, is_product) in split.items():
+            c = terms[op]
+            for f in factors:
+                members.setdefault(f, []).append(op)
+                saves = is_product or (abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1)
+                saving[f] = saving.get(f, 0) + saves
+        if not saving:
+            continue
+        f = max(saving, key=lambda k: (saving[k], -k))
+        if saving[f] - 1 < 1 or len(members[f]) < 2:
+            continue
+        inner: dict = {}
+        for op in members[f]:
+            sign, factors, is_product = split[op]
+            c = terms.pop(op)
+            if not is_product and abs(c) != 1:
+                scaled_uses[abs(c), op] -= 1
+            factors[f] -= 1
+            if factors[f] == 0:
+                del factors[f]
+            nums = [g for g in factors if g < 0]
+            scale = 1
+            for g in nums:
+                scale = scale * nf.value_of[g] ** factors.pop(g)
+            if not factors:
+                key, coef = ONE, sign * scale
+            elif len(factors) == 1 and next(iter(factors.values())) == 1:
+                key, coef = next(iter(factors)), sign * scale
+            else:
+                if scale != 1:
+                    factors[nf.number(scale)] = 1
+                if is_product:
+                    nf.exprs[op] = (PROD, factors)
+                    key = op
+                else:
+                    key = nf.new(PROD, factors)
+                    uses[key] = 1
+                coef = sign
+            inner[key] = inner.get(key, 0) + coef
+            if inner[key] == 0:
+                del inner[key]
+            if key != ONE and abs(coef) != 1:
+                scaled_uses[abs(coef), key] = scaled_uses.get((abs(coef), key), 0) + 1
+        s = nf.new(SUM, inner)
+        q = nf.new(PROD, {f: 1, s: 1})
+        uses[s] = uses[q] = 1
+        terms[q] = terms.get(q, 0) + 1
+        steps += 1
+        work += [e, s]
+    return steps
+
+
+def greedy(dag: Dag, *, factorize: bool = True) -> Dag:
+    """Greedy pair substitution (and partial factorisation) of ``dag``; never worse."""
+    nf = _Nary(dag)
+    nf.push_coefficients()
+    pair_greedy(nf)
+    if factorize and globals()["factorize"](nf):
+        pair_greedy(nf)
+    out = nf.to_dag()
+    return out if out.count().total < dag.count().total else dag

@@ -1,0 +1,254 @@
+"""The greedy step after CSE, annealing over orders, and the presets of optimize."""
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import random
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hornermcts import form, optimize
+from hornermcts.dag import Dag
+from hornermcts.families import hep_sigma, random_polynomial, resultant
+from hornermcts.fastcount import FastCounter
+from hornermcts.greedy import factorize, greedy, nary, pair_greedy
+from hornermcts.horner import horner_dag
+from hornermcts.optimize import PRESETS
+from hornermcts.polynomial import Polynomial
+from hornermcts.search.annealing import anneal
+from hornermcts.views import evaluate_dag, to_assignments, to_expression
+
+needs_form = pytest.mark.skipif(not form.available(), reason="FORM (apt-get install -y form) not installed")
+
+a, b, c, d, u, v, x, y = sympy.symbols("a b c d u v x y")
+
+
+@pytest.fixture(scope="module")
+def hep():
+    return hep_sigma()
+
+
+@pytest.fixture(scope="module")
+def res75():
+    return resultant(7, 5)
+
+
+def point_of(poly, rng):
+    return [Fraction(rng.randint(-50, 50), rng.randint(1, 20)) for _ in range(poly.n_vars)]
+
+
+def dag_of(values, symbols):
+    """A DAG with the given outputs, built by hand: ``values`` is a list of builders ``dag -> value``."""
+    dag = Dag(tuple(symbols))
+    dag.roots = [f(dag) for f in values]
+    return dag
+
+
+# ------------------------------------------------------------------ patterns, counted by hand
+def test_product_pair_is_shared():
+    # x*y*u and x*y*v: 4 multiplications; with t = x*y: 3
+    syms = (x, y, u, v)
+    dag = dag_of([lambda g: (1, g.mul(g.power(0, 1), g.mul(g.power(1, 1), g.power(2, 1)))),
+                  lambda g: (1, g.mul(g.power(0, 1), g.mul(g.power(1, 1), g.power(3, 1))))], syms)
+    assert dag.count().total == 4
+    out = greedy(dag)
+    assert out.count().total == 3
+    for k in range(2):
+        assert sympy.expand(to_expression(out, k) - to_expression(dag, k)) == 0
+
+
+def test_sum_pair_is_shared_up_to_a_factor():
+    # (a + 2b) + u  and  3a + 6b + v: the pattern a + 2b appears in both (times 1 and 3)
+    syms = (a, b, u, v)
+    A, B, U, V = (lambda g, j=j: g.power(j, 1) for j in range(4))
+
+    def first(g):
+        return g.add(g.add((1, A(g)), (2, B(g))), (1, U(g)))
+
+    def second(g):
+        return g.add(g.add((3, A(g)), (6, B(g))), (1, V(g)))
+
+    dag = dag_of([first, second], syms)
+    # hash-consing already shares a + 2b (content 3 divided out): the greedy must not lose it
+    before = dag.count().total
+    out = greedy(dag)
+    assert out.count().total <= before
+    assert sympy.expand(to_expression(out, 1) - (3 * a + 6 * b + v)) == 0
+
+
+def test_number_joins_a_product_when_the_scaled_value_exists():
+    # 2*x appears in a sum, and 2*x*u, 2*x*v as products: (2x)*u, (2x)*v reuse it
+    syms = (x, u, v, y)
+    X, U, V, Y = (lambda g, j=j: g.power(j, 1) for j in range(4))
+    dag = dag_of([
+        lambda g: g.add((2, X(g)), (1, Y(g))),
+        lambda g: g.add((2, g.mul(X(g), U(g))), (1, Y(g))),
+        lambda g: g.add((2, g.mul(X(g), V(g))), (1, Y(g))),
+    ], syms)
+    assert dag.count().total == 3 + 2 + 3  # adds, products, 2*x, 2*(xu), 2*(xv)
+    out = greedy(dag)
+    assert out.count().total == 3 + 3  # adds, 2*x once, (2x)*u, (2x)*v
+    assert any(key[0] == "scale" for key in out.nodes)
+    for k, expr in enumerate([2 * x + y, 2 * x * u + y, 2 * x * v + y]):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
+
+
+def test_partial_factorisation_by_a_number():
+    # 3*x*u + 3*y*v + w with products used once: 3*(x*u + y*v) + w saves a multiplication
+    w = sympy.Symbol("w")
+    syms = (x, u, y, v, w)
+    P = [lambda g, j=j: g.power(j, 1) for j in range(5)]
+
+    def out(g):
+        s = g.add((3, g.mul(P[0](g), P[1](g))), (3, g.mul(P[2](g), P[3](g))))
+        return g.add(s, (1, P[4](g)))
+
+    dag = dag_of([out], syms)
+    nf = nary(dag)
+    nf.push_coefficients()
+    assert factorize(nf) >= 1
+    result = nf.to_dag()
+    assert result.count().total <= dag.count().total
+    assert sympy.expand(to_expression(result) - (3 * x * u + 3 * y * v + w)) == 0
+
+
+def test_greedy_never_worse_and_returns_input_when_nothing_pays():
+    p = Polynomial((x, y), [[1, 0], [0, 1]], [1, 1])
+    dag = horner_dag(p)
+    assert greedy(dag) is dag
+
+
+# ------------------------------------------------------------------ exactness, everywhere
+@st.composite
+def polynomials(draw):
+    n_vars = draw(st.integers(1, 7))
+    n_terms = draw(st.integers(0, 50))
+    rows = draw(st.lists(st.lists(st.integers(0, 5), min_size=n_vars, max_size=n_vars),
+                         min_size=n_terms, max_size=n_terms))
+    coefs = draw(st.lists(st.one_of(st.integers(-12, 12), st.builds(Fraction, st.integers(-9, 9), st.integers(1, 6))),
+                          min_size=n_terms, max_size=n_terms))
+    syms = sympy.symbols(f"v0:{n_vars}")
+    poly = Polynomial(syms, np.array(rows, dtype=np.int64).reshape(n_terms, n_vars), coefs)
+    return poly, draw(st.permutations(list(range(n_vars))))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(polynomials(), st.randoms(use_true_random=False))
+def test_greedy_is_exact_and_never_worse_on_random_polynomials(case, rnd):
+    poly, order = case
+    dag = horner_dag(poly, order)
+    out = greedy(dag)
+    assert out.count().total <= dag.count().total
+    for _ in range(2):
+        point = point_of(poly, rnd)
+        assert evaluate_dag(out, point) == poly.evaluate(point)
+    if poly.n_terms <= 20:
+        assert sympy.expand(to_expression(out) - poly.to_sympy()) == 0
+        reps, (expr,) = to_assignments(out)
+        assert sympy.expand(expr.subs(list(reversed(reps))) - poly.to_sympy()) == 0
+
+
+@pytest.mark.parametrize("name", ["hep", "res75"])
+def test_greedy_exact_and_pays_off_on_large_expressions(name, request):
+    poly = request.getfixturevalue(name)
+    rng = random.Random(3)
+    occ = poly.occurrence_order()
+    for order in (occ, occ[::-1]):
+        dag = horner_dag(poly, order)
+        out = greedy(dag)
+        # measured: 4-8 % fewer operations than Horner + CSE on these orders
+        assert out.count().total < 0.97 * dag.count().total
+        for _ in range(2):
+            point = point_of(poly, rng)
+            assert evaluate_dag(out, point) == poly.evaluate(point)
+
+
+def test_each_greedy_part_pays_off_on_hep(hep):
+    dag = horner_dag(hep, hep.occurrence_order()[::-1])
+    nf = nary(dag)
+    nf.push_coefficients()
+    assert pair_greedy(nf) > 0
+    pairs = nf.to_dag().count().total
+    assert factorize(nf) > 0
+    pair_greedy(nf)
+    assert nf.to_dag().count().total < pairs < dag.count().total
+
+
+@needs_form
+def test_greedy_level_beats_form_o1_and_o2_on_hep(hep):
+    # FORM O1 = occurrence order + CSE, O2 = + greedy; ours on the same footing
+    o1 = form.run_form(hep, level=1)["optimized"]
+    o2 = form.run_form(hep, level=2)["optimized"]
+    assert optimize(hep, preset="fast").after.total < o1
+    assert optimize(hep, preset="greedy").after.total <= o2
+
+
+# ------------------------------------------------------------------ annealing
+def test_anneal_finds_the_brute_force_optimum_of_a_small_order_problem():
+    poly = random_polynomial(6, 40, max_degree=4, seed=3)
+    counter = FastCounter(poly)
+    best = min(counter.count(list(p)) for p in itertools.permutations(range(6)))
+    found = min(anneal(lambda p: counter.count(list(p)), tuple(range(6)), steps=600, t_start=20.0, t_end=0.2,
+                       seed=s).best_cost for s in range(3))
+    assert found == best
+
+
+def test_anneal_is_reproducible_keeps_fixed_prefix_and_records_history():
+    cost = lambda p: sum(abs(i - v) * (i + 1) for i, v in enumerate(p))  # noqa: E731
+    start = (2, 0, 5, 4, 3, 1, 6)
+    one = anneal(cost, start, steps=200, t_start=5, t_end=0.1, seed=4, fixed=1)
+    two = anneal(cost, start, steps=200, t_start=5, t_end=0.1, seed=4, fixed=1)
+    assert dataclasses.replace(two, elapsed=one.elapsed) == one
+    assert one.best[0] == 2 and sorted(one.best) == sorted(start)
+    costs = [c for _, c in one.history]
+    assert costs == sorted(costs, reverse=True) and costs[-1] == one.best_cost == cost(one.best)
+    assert one.steps == 200 and one.stopped == "steps"
+
+
+def test_anneal_restarts_time_limit_and_errors():
+    cost = lambda p: float(p.index(0))  # noqa: E731
+    res = anneal(cost, (3, 2, 1, 0), steps=50, restarts=3, restart_from="best", t_start=1, t_end=0.01, seed=0)
+    assert res.best_cost == 0 and res.steps == 150
+    timed = anneal(cost, tuple(range(9, -1, -1)), steps=None, time_limit=0.05, seed=0)
+    assert timed.stopped == "time" or timed.steps > 0
+    for kwargs, message in [({"steps": -1}, "steps"), ({"t_start": 0}, "temperatures"),
+                            ({"t_start": 1, "t_end": 2}, "temperatures"), ({"neighbourhood": ("flip",)}, "neighbourhood"),
+                            ({"restarts": 0}, "restarts"), ({"restart_from": "x"}, "restart_from"),
+                            ({"fixed": 9}, "fixed"), ({"steps": None}, "time_limit")]:
+        with pytest.raises(ValueError, match=message):
+            anneal(cost, (0, 1, 2), **kwargs)
+
+
+# ------------------------------------------------------------------ presets
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_every_preset_is_exact(preset):
+    poly = random_polynomial(5, 30, max_degree=3, seed=8)
+    result = optimize(poly, preset=preset, iterations=60, seed=1)
+    assert sympy.expand(result.expression() - poly.to_sympy()) == 0
+    assert result.after.total <= result.cse.total <= max(result.baselines.values())
+    assert result.options["preset"] == preset
+
+
+def test_presets_order_on_hep(hep):
+    fast = optimize(hep, preset="fast")
+    greedy_level = optimize(hep, preset="greedy")
+    default = optimize(hep, iterations=300, seed=0)
+    assert fast.search == () and fast.after == fast.cse
+    assert greedy_level.after.total < fast.after.total
+    assert default.after.total < greedy_level.after.total
+    assert [type(s).__name__ for s in default.search] == ["MCTSResult", "AnnealResult"]
+    assert default.iterations == 600
+    point = point_of(hep, random.Random(5))
+    assert evaluate_dag(default.dag, point) == hep.evaluate(point)
+
+
+def test_several_outputs_greedy_shares_across_outputs():
+    exprs = [2 * x * u + 3 * y, 2 * x * v + 3 * y, x * u * v]
+    result = optimize(exprs, iterations=30, seed=0)
+    got = result.expression()
+    assert all(sympy.expand(g - e) == 0 for g, e in zip(got, exprs))
