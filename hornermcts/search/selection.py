@@ -135,12 +135,16 @@ class SPMCTS:
             if listed is children and count == len(children) and 0 <= visits - seen_visits <= 1:
                 child = children[j]
                 n = child.visits
-                try:
-                    owner, seen, a, b, _, size = child.memo
-                except (TypeError, ValueError):  # None, or another rule's memo
-                    owner = None
-                if owner is not self or seen != n:
-                    owner, seen, a, b, _, size = child.memo = self._memo(child)
+                # j was visited since: its memo is stale (self._memo inlined)
+                total = child.total
+                mean = total / n
+                deviation = child.total_sq - total * mean + self.d
+                if deviation < 0.0:
+                    deviation = 0.0
+                a = mean + self.w * child.best
+                b = sqrt(deviation / n)
+                size = abs(a) + b
+                child.memo = (self, n, a, b, a + b, size)
                 x = exploration * sqrt(log_parent / n)
                 value = a + x + b
                 x_rest = exploration * sqrt(log_parent / n_rest)
