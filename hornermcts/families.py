@@ -576,19 +576,21 @@ def hep_sigma() -> Polynomial:
 
 
 # ----------------------------------------------------------------- by name
-_BENCHMARKS = ("hep_sigma", "res(7,5)", "res(7,6)", "det(4)", "det(5)", "det(6)", "det(7)")
+_BENCHMARKS = ("hep_sigma", "res(7,5)", "res(7,6)", "det(4)", "det(5)", "det(6)", "det(7)", "structured(30,6000,1)")
 _RES = re.compile(r"res(?:\((\d+),(\d+)\)|_(\d+)_(\d+)|(\d)(\d))")
 _DET = re.compile(r"det(?:\((\d+)\)|_?(\d+))")
+_STRUCTURED = re.compile(r"structured\((\d+),(\d+)(?:,(\d+))?\)")
 
 
 def available() -> list[str]:
     """Names of the benchmark expressions :func:`load` knows.
 
-    ``load`` also accepts any ``res(m,n)`` and ``det(n)``, and the aliases
-    ``res75``/``res_7_5`` (``resMN`` for one-digit degrees), ``det6``/``det_6``.
+    ``load`` also accepts any ``res(m,n)``, ``det(n)`` and
+    ``structured(n_vars,n_terms,seed)``, and the aliases ``res75``/``res_7_5``
+    (``resMN`` for one-digit degrees), ``det6``/``det_6``.
 
     >>> available()
-    ['hep_sigma', 'res(7,5)', 'res(7,6)', 'det(4)', 'det(5)', 'det(6)', 'det(7)']
+    ['hep_sigma', 'res(7,5)', 'res(7,6)', 'det(4)', 'det(5)', 'det(6)', 'det(7)', 'structured(30,6000,1)']
     """
     return list(_BENCHMARKS)
 
@@ -600,8 +602,10 @@ def load(name: str) -> Polynomial:
     ----------
     name : str
         ``"hep_sigma"``, ``"res(m,n)"`` (also ``"res_m_n"`` and, for one-digit
-        degrees, ``"resmn"`` such as ``"res75"``) or ``"det(n)"`` (also
-        ``"det_n"``, ``"detn"``); case and spaces are ignored.
+        degrees, ``"resmn"`` such as ``"res75"``), ``"det(n)"`` (also
+        ``"det_n"``, ``"detn"``) or ``"structured(n_vars,n_terms,seed)"``
+        (:func:`structured_random`, seed 0 if left out); case and spaces are
+        ignored.
 
     Raises
     ------
@@ -629,7 +633,10 @@ def load(name: str) -> Polynomial:
     match = _DET.fullmatch(key)
     if match and int(match.group(1) or match.group(2)) >= 1:
         return determinant(int(match.group(1) or match.group(2)))
+    match = _STRUCTURED.fullmatch(key)
+    if match:
+        return structured_random(int(match.group(1)), int(match.group(2)), seed=int(match.group(3) or 0))
     raise ValueError(
         f"unknown expression {name!r}; valid names: {', '.join(_BENCHMARKS)}"
-        " (and any res(m,n) or det(n); aliases res75, res_7_5, det6)"
+        " (and any res(m,n), det(n) or structured(n_vars,n_terms,seed); aliases res75, res_7_5, det6)"
     )

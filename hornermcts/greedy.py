@@ -23,19 +23,26 @@ equals the input exactly.
 Examples
 --------
 >>> import sympy
->>> from hornermcts.polynomial import Polynomial
+>>> from hornermcts.parse import from_sympy
 >>> from hornermcts.horner import horner_dag
->>> a, b, c, d = sympy.symbols("a b c d")
->>> p = Polynomial.from_sympy(a*b*c + a*b*d + 2*c + 3*d) if hasattr(Polynomial, "from_sympy") else None
+>>> from hornermcts.views import to_expression
+>>> a, b, c, d, u, x, y = sympy.symbols("a b c d u x y")
+>>> expr = sympy.expand((a + b)*(c + d)*x + 2*(a + b)*y + 3*(c + d)*u + x*y*u)
+>>> dag = horner_dag(from_sympy(expr))
+>>> better = greedy(dag)
+>>> dag.count().total, better.count().total
+(18, 12)
+>>> sympy.expand(to_expression(better) - expr)
+0
 """
 from __future__ import annotations
 
 import heapq
 from fractions import Fraction
 
-from .dag import ONE, Dag, _divide
+from .dag import ONE, Dag, _children
 
-__all__ = ["greedy", "nary"]
+__all__ = ["greedy", "nary", "pair_greedy", "factorize"]
 
 SUM, PROD = 0, 1
 
@@ -63,15 +70,10 @@ class _Nary:
             uses[r] += 1
             parent_kind[r] = "root"
         for node in order:
-            key = nodes[node]
-            if key[0] == "add":
-                for _, ch in key[1:]:
-                    uses[ch] += 1
-                    parent_kind[ch] = "add" if parent_kind[ch] in (None, "add") else "mixed"
-            elif key[0] == "mul":
-                for ch in key[1:]:
-                    uses[ch] += 1
-                    parent_kind[ch] = "mul" if parent_kind[ch] in (None, "mul") else "mixed"
+            kind = nodes[node][0]
+            for ch in _children(nodes[node]):
+                uses[ch] += 1
+                parent_kind[ch] = kind if parent_kind[ch] in (None, kind) else "mixed"
         inline = [False] * len(nodes)
         for node in order:
             kind = nodes[node][0]
@@ -405,12 +407,38 @@ def factorize(nf: _Nary) -> int:
     return steps
 
 
-def greedy(dag: Dag, *, factorize: bool = True) -> Dag:
-    """Greedy pair substitution (and partial factorisation) of ``dag``; never worse."""
-    nf = _Nary(dag)
-    nf.push_coefficients()
-    pair_greedy(nf)
-    if factorize and globals()["factorize"](nf):
+def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
+    """The greedy optimizations of ``dag`` (see the module docstring); never worse.
+
+    Parameters
+    ----------
+    dag : Dag
+        Typically a Horner DAG after CSE (:func:`~hornermcts.horner.horner_dag`).
+    factorize : bool, default True
+        Also apply partial factorisation (then pair patterns again).
+    rounds : int, default 3
+        Passes at most; each reads the previous pass's DAG anew (the
+        hash-consing of the write-back exposes new patterns) and the passes
+        stop when one gains nothing.
+
+    Returns
+    -------
+    Dag
+        A new DAG with fewer operations, exactly equal to ``dag``; or
+        ``dag`` itself when nothing pays.
+    """
+    if rounds < 1:
+        raise ValueError(f"rounds must be >= 1, not {rounds!r}")
+    best, best_ops = dag, dag.count().total
+    for _ in range(rounds):
+        nf = _Nary(best)
+        nf.push_coefficients()
         pair_greedy(nf)
-    out = nf.to_dag()
-    return out if out.count().total < dag.count().total else dag
+        if factorize and globals()["factorize"](nf):
+            pair_greedy(nf)
+        out = nf.to_dag()
+        ops = out.count().total
+        if ops >= best_ops:
+            break
+        best, best_ops = out, ops
+    return best

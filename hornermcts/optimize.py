@@ -61,6 +61,9 @@ ANNEAL_REFINE = (0.02, 0.0005)
 #: How many of the best orders found get the greedy step (FORM's O3 does the same).
 DEFAULT_CANDIDATES = 5
 
+#: Greedy passes given to the winning candidate (the first one screens them all).
+GREEDY_ROUNDS = 3
+
 #: Selection schedules by name: the SA-UCT linear cooling, plain UCT, exponential.
 SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"}
 
@@ -374,15 +377,18 @@ def optimize(
     ranked = sorted(scored, key=lambda s: (scored[s], s))
     pool = ranked[:candidates] if use_greedy else ranked[:1]
     best = None
-    for scheme in pool:
+    for scheme in pool:  # one greedy pass screens the candidates, the winner gets more passes
         order = [j - n_markers for j in scheme if j >= n_markers]
         dag = horner_dag(polys, order)
         cse = dag.count()
-        final = greedy_step(dag) if use_greedy else dag
+        final = greedy_step(dag, rounds=1) if use_greedy else dag
         after = final.count()
         if best is None or (after.total, cse.total) < (best[2].total, best[1].total):
             best = (order, cse, after, final)
     order, cse, after, dag = best
+    if use_greedy:
+        dag = greedy_step(dag, rounds=GREEDY_ROUNDS - 1)
+        after = dag.count()
     symbols = polys[0].symbols
     before = original_count(polys[0])
     for p in polys[1:]:
