@@ -16,8 +16,12 @@ exact settings, so a run can be quoted with its command line.
 (c) The 20 positions of the standardized test set, SP-MCTS per move with a
     stated budget per position, beside Table 7 (2 hours per position there).
 
-Wall-clock budgets depend on the load of the machine; ``--move-iterations``
-replaces them with a fixed iteration budget per move (reproducible).
+Wall-clock budgets depend on the load of the machine; ``--game-iterations``
+(spread over 64.4 moves like the time) or ``--move-iterations`` replace them
+with a fixed iteration budget (reproducible); ``--calibrate K`` measures the
+CPU seconds per game such a budget costs, on K boards the benchmark does not
+use. ``--out FILE.jsonl`` (a) saves every board as it finishes and resumes
+an interrupted run.
 
 Measured on the project's 2-core machine (shared with other jobs), 2026-11-21:
 
@@ -40,17 +44,20 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
 import time
 
 import numpy as np
 
-from hornermcts.domains.samegame import SameGame, random_board, standard_testset
+from hornermcts.domains.samegame import SameGame, format_moves, random_board, standard_testset
 from hornermcts.search import UCB1Tuned, beam_mcts, mcts, sp_mcts
 from hornermcts.search.sp_mcts import CEM_PER_MOVE, MANUAL
 
 PARAMS = {"manual": MANUAL, "cem": CEM_PER_MOVE}
 AVERAGE_GAME_LENGTH = 64.4  # Schadd et al., sec. 6.4
+CALIBRATION_SEED = 10**6  # boards for --calibrate, away from the benchmark's
 
 TABLE3_PER_MOVE = {5: 2588, 10: 2644, 20: 2742, 30: 2822, 60: 2880}
 TABLE6_CEM_PER_MOVE = {5: 2652, 10: 2749, 20: 2856, 30: 2876, 60: 2913}
@@ -107,8 +114,8 @@ def betainc(a: float, b: float, x: float) -> float:
 def paired_t_test(x, y) -> tuple[float, float, float]:
     """Mean of x - y, t statistic, two-sided p-value (Student, n - 1 df).
 
-    >>> round(paired_t_test([1, 2, 3, 4], [0, 0, 1, 1])[2], 4)  # scipy: 0.0132
-    0.0132
+    >>> round(paired_t_test([1, 2, 3, 4], [0, 0, 1, 1])[2], 4)  # scipy.stats.ttest_rel: 0.0163
+    0.0163
     """
     d = np.asarray(x, float) - np.asarray(y, float)
     n = d.size
@@ -120,6 +127,47 @@ def paired_t_test(x, y) -> tuple[float, float, float]:
     df = n - 1
     p = betainc(df / 2.0, 0.5, df / (df + t * t))
     return mean, t, p
+
+
+def t_two_sided_p(t: float, df: int) -> float:
+    """Two-sided p-value of Student's t with ``df`` degrees of freedom."""
+    if math.isinf(t):
+        return 0.0
+    return betainc(df / 2.0, 0.5, df / (df + t * t))
+
+
+def t_quantile(q: float, df: int) -> float:
+    """The ``q`` quantile (q > 0.5) of Student's t, by bisection.
+
+    >>> round(t_quantile(0.975, 99), 4)  # scipy: 1.9842
+    1.9842
+    """
+    lo, hi = 0.0, 1e3
+    for _ in range(200):
+        mid = (lo + hi) / 2.0
+        if 1.0 - t_two_sided_p(mid, df) / 2.0 < q:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2.0
+
+
+def one_sample(x, reference: float) -> dict:
+    """Mean, sd, standard error, 95% CI and a two-sided one-sample t-test against ``reference``.
+
+    >>> r = one_sample([1.0, 2.0, 3.0, 4.0], 1.0)  # scipy.stats.ttest_1samp: t 2.3238, p 0.1027
+    >>> round(r["t"], 4), round(r["p"], 4), round(r["ci"][0], 3)  # CI 2.5 -+ 3.1824 * 0.6455
+    (2.3238, 0.1027, 0.446)
+    """
+    x = np.asarray(x, float)
+    n = x.size
+    mean = float(x.mean())
+    sd = float(x.std(ddof=1)) if n > 1 else 0.0
+    se = sd / math.sqrt(n) if n > 1 else math.inf
+    t = (mean - reference) / se if se > 0 else (math.inf if mean != reference else 0.0)
+    p = t_two_sided_p(t, n - 1) if n > 1 else 1.0
+    half = t_quantile(0.975, n - 1) * se if n > 1 else math.inf
+    return {"n": n, "mean": mean, "sd": sd, "se": se, "t": t, "p": p, "ci": (mean - half, mean + half)}
 
 
 def sign_test(x, y) -> tuple[int, int, int, float]:
@@ -135,49 +183,146 @@ def sign_test(x, y) -> tuple[int, int, int, float]:
 # --------------------------------------------------------------------------
 
 
-def budget(args, game_time: float) -> dict:
+def move_iterations(args) -> int:
+    """The iteration budget of one move's search, 0 for a time budget."""
     if args.move_iterations:
-        return {"iterations": args.move_iterations}
+        return args.move_iterations
+    if args.game_iterations:
+        return max(1, round(args.game_iterations / AVERAGE_GAME_LENGTH))
+    return 0
+
+
+def budget(args, game_time: float) -> dict:
+    if move_iterations(args):
+        return {"iterations": move_iterations(args)}
     return {"time_limit": game_time / AVERAGE_GAME_LENGTH}
 
 
 def describe_budget(args, game_time: float) -> str:
+    if args.game_iterations and not args.move_iterations:
+        return (f"{args.game_iterations:,} iterations per game = {move_iterations(args):,} per move "
+                f"(/ {AVERAGE_GAME_LENGTH})")
     if args.move_iterations:
-        return f"{args.move_iterations} iterations per move"
+        return f"{args.move_iterations:,} iterations per move"
     return f"{game_time:g} s per game = {game_time / AVERAGE_GAME_LENGTH:.3f} s per move"
 
 
-def play_sp_mcts(board, args, game_time: float, seed: int):
+def sp_mcts_settings(args) -> dict:
     params = PARAMS[args.params]
-    game = SameGame(board, playout="tabu_color", epsilon=args.epsilon)
+    return {"c": params["c"], "d": params["d"], "w": params["w"], "t": params["t"],
+            "playout": "tabu_color", "epsilon": args.epsilon, "keep_best": not args.forget_best,
+            "repeats": args.repeats}
+
+
+def play_sp_mcts(board, args, game_time: float, seed: int):
+    """One game of SP-MCTS per move; (result, CPU seconds)."""
+    settings = sp_mcts_settings(args)
+    game = SameGame(board, playout="tabu_color", epsilon=settings["epsilon"])
+    cpu = time.process_time()
     result = sp_mcts(
-        game, c=params["c"], d=params["d"], w=params["w"], t=params["t"], per_move=True,
-        seed=seed, progress=None, **budget(args, game_time),
+        game, c=settings["c"], d=settings["d"], w=settings["w"], t=settings["t"], per_move=True,
+        keep_best=settings["keep_best"], repeats=settings["repeats"], seed=seed, progress=None,
+        **budget(args, game_time),
     )
+    cpu = time.process_time() - cpu
     assert game.score(result.best_moves) == result.best_reward
-    return result
+    return result, cpu
+
+
+def _load(path: str, header: dict) -> dict:
+    """Boards already played in ``path`` under the same settings: {board seed: record}."""
+    done: dict = {}
+    if not path or not os.path.exists(path):
+        return done
+    with open(path) as f:
+        lines = [json.loads(line) for line in f if line.strip()]
+    if not lines or lines[0].get("header") != header:
+        raise SystemExit(f"{path} holds another run (settings differ): use another --out")
+    for record in lines[1:]:
+        done[record["board_seed"]] = record
+    return done
 
 
 def part_a(args) -> None:
-    print(f"(a) SP-MCTS per move, {args.params} parameters {PARAMS[args.params]}, TabuColorRandom "
-          f"eps {args.epsilon}; {args.boards} random 15x15/5 boards (board seeds {args.board_seed}..); "
-          f"{describe_budget(args, args.game_time)}")
-    scores, times = [], []
+    settings = sp_mcts_settings(args)
+    print(f"(a) SP-MCTS per move, {args.params} parameters C {settings['c']} D {settings['d']} W {settings['w']} "
+          f"T {settings['t']}, TabuColorRandom eps {args.epsilon}, top-score move choice"
+          f"{' (best line of all searches kept)' if settings['keep_best'] else ' (of the current search)'}"
+          f"{f', {args.repeats} randomized restarts per search' if args.repeats > 1 else ', no restarts'}; "
+          f"{args.boards} random 15x15/5 boards (board seeds {args.board_seed}..); "
+          f"{describe_budget(args, args.game_time)}", flush=True)
+    header = {"part": "a", "settings": settings, "board_size": [15, 15, 5],
+              "budget": budget(args, args.game_time), "game_iterations": args.game_iterations or None}
+    done = _load(args.out, header)
+    if args.out and not os.path.exists(args.out):
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write(json.dumps({"header": header}) + "\n")
+    if done:
+        print(f"    resuming: {len(done)} boards already in {args.out}", flush=True)
+    records = []
     for i in range(args.boards):
-        board = random_board(15, 15, 5, seed=args.board_seed + i)
-        result = play_sp_mcts(board, args, args.game_time, seed=i)
-        scores.append(result.best_reward)
-        times.append(result.elapsed)
+        board_seed = args.board_seed + i
+        if board_seed in done:
+            records.append(done[board_seed])
+            continue
+        board = random_board(15, 15, 5, seed=board_seed)
+        result, cpu = play_sp_mcts(board, args, args.game_time, seed=board_seed)
+        record = {"board_seed": board_seed, "seed": board_seed, "score": result.best_reward,
+                  "moves": len(result.best_moves), "searches": len(result.searches),
+                  "iterations": result.iterations, "wall": round(result.elapsed, 3), "cpu": round(cpu, 3),
+                  "game": format_moves(result.best_moves)}
+        records.append(record)
+        if args.out:
+            with open(args.out, "a") as f:
+                f.write(json.dumps(record) + "\n")
         if args.verbose:
-            print(f"  board {i:3d}: {result.best_reward:6.0f}  ({result.elapsed:.1f} s, {len(result.best_moves)} moves)",
+            print(f"  board {board_seed:4d}: {record['score']:6.0f}  ({record['moves']} moves, "
+                  f"{record['iterations']:,} iterations, {record['wall']:.1f} s wall, {record['cpu']:.1f} s CPU)",
                   flush=True)
-    scores = np.array(scores)
-    ref = TABLE3_PER_MOVE if args.params == "manual" else TABLE6_CEM_PER_MOVE
-    nearest = min(ref, key=lambda s: abs(s - args.game_time))
-    print(f"    mean score {scores.mean():,.0f} (sd {scores.std(ddof=1) if scores.size > 1 else 0:,.0f}, "
-          f"stderr {scores.std(ddof=1) / math.sqrt(scores.size) if scores.size > 1 else 0:,.0f}), "
-          f"mean time {np.mean(times):.1f} s per game; paper ({'Table 3' if args.params == 'manual' else 'Table 6'}, "
-          f"~{nearest} s per game): {ref[nearest]:,}")
+    report_a(args, records)
+
+
+def report_a(args, records) -> None:
+    scores = [r["score"] for r in records]
+    walls = np.array([r["wall"] for r in records])
+    cpus = np.array([r["cpu"] for r in records])
+    iterations = np.array([r["iterations"] for r in records])
+    ref_table = TABLE3_PER_MOVE if args.params == "manual" else TABLE6_CEM_PER_MOVE
+    nearest = min(ref_table, key=lambda s: abs(s - args.game_time))
+    reference = ref_table[nearest]
+    stats = one_sample(scores, reference)
+    print(f"    {stats['n']} games: mean score {stats['mean']:,.1f} (sd {stats['sd']:,.0f}, standard error "
+          f"{stats['se']:,.1f}); 95% CI {stats['ci'][0]:,.0f} .. {stats['ci'][1]:,.0f}; "
+          f"min {min(scores):,.0f}, median {float(np.median(scores)):,.0f}, max {max(scores):,.0f}")
+    print(f"    paper ({'Table 3' if args.params == 'manual' else 'Table 6'}, ~{nearest} s per game, 250 boards): "
+          f"{reference:,}; difference {stats['mean'] - reference:+,.1f}, one-sample t = {stats['t']:.2f}, "
+          f"p = {stats['p']:.3g} (two-sided, {stats['n'] - 1} df)")
+    print(f"    per game: {iterations.mean():,.0f} iterations on average; wall {walls.mean():.1f} s "
+          f"(min {walls.min():.1f}, max {walls.max():.1f}), CPU {cpus.mean():.1f} s "
+          f"(min {cpus.min():.1f}, max {cpus.max():.1f})", flush=True)
+
+
+def calibrate(args) -> None:
+    """CPU seconds per game at a per-move iteration budget, on boards the benchmark does not use."""
+    per_move = move_iterations(args)
+    if not per_move:
+        raise SystemExit("--calibrate needs --game-iterations or --move-iterations")
+    print(f"calibration: {args.calibrate} random boards (board seeds {CALIBRATION_SEED}..), {describe_budget(args, 0)}",
+          flush=True)
+    cpus, walls = [], []
+    for i in range(args.calibrate):
+        board = random_board(15, 15, 5, seed=CALIBRATION_SEED + i)
+        result, cpu = play_sp_mcts(board, args, 0.0, seed=CALIBRATION_SEED + i)
+        cpus.append(cpu)
+        walls.append(result.elapsed)
+        if args.verbose:
+            print(f"  board {CALIBRATION_SEED + i}: {result.best_reward:6.0f}  {result.iterations:,} iterations, "
+                  f"{cpu:.2f} s CPU, {result.elapsed:.2f} s wall", flush=True)
+    cpu = float(np.mean(cpus))
+    print(f"    CPU {cpu:.2f} s per game (wall {np.mean(walls):.2f} s); at this rate "
+          f"{args.game_time:g} CPU s per game ~ {per_move * AVERAGE_GAME_LENGTH * args.game_time / cpu:,.0f} "
+          f"iterations per game (not linear in the budget: check it by calibrating there)", flush=True)
 
 
 DOMAINS = {
@@ -236,7 +381,7 @@ def part_c(args) -> None:
           f"{describe_budget(args, args.position_time)}; Table 7 {label}: per move, 2 h per position")
     total = 0.0
     for i, board in enumerate(boards[: args.positions]):
-        result = play_sp_mcts(board, args, args.position_time, seed=i)
+        result, _ = play_sp_mcts(board, args, args.position_time, seed=i)
         total += result.best_reward
         print(f"    {i + 1:2d}: {result.best_reward:6.0f}   paper {reference[i]:6,}   "
               f"({result.elapsed:.0f} s, {int((result.best_state.cells >= 0).sum())} tiles left)",
@@ -262,10 +407,23 @@ def main(argv=None) -> None:
     parser.add_argument("--params", choices=sorted(PARAMS), default="manual", help="(a, c) SP-MCTS parameters")
     parser.add_argument("--epsilon", type=float, default=0.003, help="(a, c) epsilon of TabuColorRandom")
     parser.add_argument("--move-iterations", type=int, default=0, help="(a, c) iterations per move instead of time")
+    parser.add_argument("--game-iterations", type=int, default=0,
+                        help="(a, c) iterations per game instead of time, spread over the moves like the time "
+                             "(/ 64.4 per move)")
+    parser.add_argument("--forget-best", action="store_true",
+                        help="(a, c) play the first move of the current search's best line, not of the best line "
+                             "of all searches so far")
+    parser.add_argument("--repeats", type=int, default=1, help="(a, c) randomized restarts per search")
+    parser.add_argument("--out", default="", help="(a) JSON-lines file of per-board results; an existing one is resumed")
+    parser.add_argument("--calibrate", type=int, default=0, metavar="K",
+                        help="(a) only measure CPU seconds per game at the iteration budget on K other boards")
     parser.add_argument("--board-seed", type=int, default=0, help="(a, b) seed of the first random board")
     parser.add_argument("-v", "--verbose", action="store_true", help="print every board")
     args = parser.parse_args(argv)
     start = time.perf_counter()
+    if args.calibrate:
+        calibrate(args)
+        return
     for part, run in (("a", part_a), ("b", part_b), ("c", part_c)):
         if part in args.parts:
             run(args)
