@@ -48,13 +48,11 @@ SUM, PROD = 0, 1
 
 
 def _ratio(cb, ca):
-    """Exact ``cb / ca`` as an int when integral."""
+    """Exact ``cb / ca`` (an int when integral) of two rationals."""
     if isinstance(ca, int) and isinstance(cb, int) and cb % ca == 0:
         return cb // ca
-    if isinstance(ca, (int, Fraction)) and isinstance(cb, (int, Fraction)):
-        q = Fraction(cb) / Fraction(ca)
-        return q.numerator if q.denominator == 1 else q
-    return cb / ca
+    q = Fraction(cb) / Fraction(ca)
+    return q.numerator if q.denominator == 1 else q
 
 
 class _Nary:
@@ -166,6 +164,7 @@ class _Nary:
 
     # ---------------------------------------------------------------- writing back
     def to_dag(self) -> Dag:
+        """The n-ary form written back as a (hash-consed) binary DAG."""
         old = self.dag
         dag = Dag(old.symbols, dict(old.opaque))
         memo: dict = {ONE: (1, ONE)}
@@ -229,6 +228,7 @@ class _Nary:
 
 
 def nary(dag: Dag) -> _Nary:
+    """The mutable n-ary form of ``dag`` that :func:`pair_greedy` and :func:`factorize` rewrite."""
     return _Nary(dag)
 
 
@@ -407,6 +407,17 @@ def factorize(nf: _Nary) -> int:
     return steps
 
 
+def _exact_scalars(dag: Dag) -> bool:
+    """True if every scalar of the DAG is an exact rational (the rewrites then stay exact)."""
+    scalars = [c for c, _ in dag.roots]
+    for key in dag.nodes:
+        if key[0] == "add":
+            scalars += [key[1][0], key[2][0]]
+        elif key[0] == "scale":
+            scalars.append(key[1])
+    return all(isinstance(c, (int, Fraction)) for c in scalars)
+
+
 def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
     """The greedy optimizations of ``dag`` (see the module docstring); never worse.
 
@@ -425,10 +436,13 @@ def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
     -------
     Dag
         A new DAG with fewer operations, exactly equal to ``dag``; or
-        ``dag`` itself when nothing pays.
+        ``dag`` itself when nothing pays, or when a scalar is a float
+        (rescaling and merging numbers would round: the step is skipped).
     """
     if rounds < 1:
         raise ValueError(f"rounds must be >= 1, not {rounds!r}")
+    if not _exact_scalars(dag):
+        return dag
     best, best_ops = dag, dag.count().total
     for _ in range(rounds):
         nf = _Nary(best)

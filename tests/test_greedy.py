@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from hornermcts import form, optimize
 from hornermcts.dag import Dag
-from hornermcts.families import hep_sigma, random_polynomial, resultant
+from hornermcts.families import random_polynomial
 from hornermcts.fastcount import FastCounter
 from hornermcts.greedy import factorize, greedy, nary, pair_greedy
 from hornermcts.horner import horner_dag
@@ -26,16 +26,6 @@ from hornermcts.views import evaluate_dag, to_assignments, to_expression
 needs_form = pytest.mark.skipif(not form.available(), reason="FORM (apt-get install -y form) not installed")
 
 a, b, c, d, u, v, x, y = sympy.symbols("a b c d u v x y")
-
-
-@pytest.fixture(scope="module")
-def hep():
-    return hep_sigma()
-
-
-@pytest.fixture(scope="module")
-def res75():
-    return resultant(7, 5)
 
 
 def point_of(poly, rng):
@@ -115,6 +105,14 @@ def test_partial_factorisation_by_a_number():
     result = nf.to_dag()
     assert result.count().total <= dag.count().total
     assert sympy.expand(to_expression(result) - (3 * x * u + 3 * y * v + w)) == 0
+
+
+def test_float_coefficients_skip_the_greedy_step_and_stay_exact():
+    p = Polynomial((x, y, u), [[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 1, 1]], [0.1, 0.3, 0.7, 0.1])
+    dag = horner_dag(p)
+    assert greedy(dag) is dag
+    result = optimize(p, iterations=20, seed=0)
+    assert sympy.expand(result.expression() - p.to_sympy()) == 0
 
 
 def test_greedy_never_worse_and_returns_input_when_nothing_pays():

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 
 from hornermcts import form
 from hornermcts.dag import power_plan
-from hornermcts.families import hep_sigma, resultant
 from hornermcts.fastcount import FastCounter
 from hornermcts.horner import coefficient_mode, horner_dag, normalize_order
 from hornermcts.opcount import original_count, power_cost
@@ -23,17 +22,6 @@ from hornermcts.views import evaluate_dag, to_assignments, to_expression, to_net
 needs_form = pytest.mark.skipif(not form.available(), reason="FORM (apt-get install -y form) not installed")
 
 x, y, z, w = sympy.symbols("x y z w")
-
-
-@pytest.fixture(scope="module")
-def hep():
-    return hep_sigma()
-
-
-@pytest.fixture(scope="module")
-def res75():
-    return resultant(7, 5)
-
 
 def random_orders(poly, count, seed):
     rng = random.Random(seed)
