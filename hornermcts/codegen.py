@@ -25,6 +25,32 @@ the shortest round-trip decimal of the correctly rounded double, and for
 ``long double`` an ``L`` literal (a quotient of two exactly representable
 integers, ``(1.0L/3.0L)``, which the compiler folds with one rounding).
 
+Compensated evaluation
+----------------------
+``precision="compensated"`` (:data:`COMPENSATED`; C, Python, NumPy and
+:func:`compile`, not Fortran: see :data:`PRECISION_SUPPORT`) keeps doubles in
+and out but carries every intermediate value as a pair ``(hi, lo)`` of
+doubles: ``hi`` is what plain double arithmetic computes, ``lo`` the rounding
+errors made on the way, each found exactly by an error-free transformation
+(TwoSum of Knuth for ``+``, TwoProd for ``*``: ``fma`` in C where the
+compiler defines ``FP_FAST_FMA``, else Dekker's split by ``2**27 + 1``) and
+propagated in double (Ogita, Rump and Oishi, "Accurate sum and dot product",
+2005; Graillat, Langlois and Louvet, "Algorithms for accurate, validated and
+fast polynomial evaluation", 2009).  A coefficient that is not a double is
+the pair ``hi + lo`` nearest to it; powers are products of pairs; each output
+is ``hi + lo`` rounded once.  The result is as accurate as evaluation in
+twice the working precision, then rounded:
+``|error| <= u |p(x)| + O(u**2) sum |terms|`` with ``u = 2**-53``, so the
+relative error stays near ``1e-16`` wherever ``sum |terms| / |p(x)|`` is far
+below ``1e16``, where plain double arithmetic loses ``log10`` of that ratio
+in digits (res(7,5) on points in ``[0.5, 2]``: ~1e-9 in double, ~1e-16
+compensated).  Opaque pieces (``sin(y)``, ...) are computed in double and
+enter as exact pairs ``(value, 0)``.  The cost is about 10 to 20 times the
+time of plain double code (C at ``-O2``; about half that with hardware
+``fma``, e.g. ``flags=(..., "-mfma")`` or ``-march=native``), and about 6
+times the C compile time.  The C code refuses ``-ffast-math``, which would
+let the compiler simplify the error terms away.
+
 Examples
 --------
 >>> import sympy
@@ -66,8 +92,9 @@ from pathlib import Path
 
 import numpy as np
 import sympy
-from sympy.codegen.ast import Declaration, Variable, float64, float80, real, value_const
+from sympy.codegen.ast import Declaration, Type, Variable, float64, float80, real, value_const
 from sympy.core.function import AppliedUndef
+from sympy.core.symbol import Str
 from sympy.printing.c import C99CodePrinter
 from sympy.printing.fortran import FCodePrinter
 from sympy.printing.numpy import NumPyPrinter
@@ -88,6 +115,8 @@ __all__ = [
     "LANGUAGES",
     "CHUNK",
     "PRECISIONS",
+    "COMPENSATED",
+    "PRECISION_SUPPORT",
 ]
 
 #: Languages :func:`emit` knows, each with its generator.
@@ -95,6 +124,17 @@ LANGUAGES = ("c", "python", "numpy", "fortran")
 
 #: Floating types of the C and Fortran code.
 PRECISIONS = ("double", "long double")
+
+#: Double-double arithmetic on double inputs and outputs (see "Compensated evaluation" above).
+COMPENSATED = "compensated"
+
+#: The ``precision`` values each language accepts.
+PRECISION_SUPPORT = {
+    "c": ("double", "long double", COMPENSATED),
+    "python": ("double", COMPENSATED),
+    "numpy": ("double", COMPENSATED),
+    "fortran": ("double", "long double"),
+}
 
 #: Statements per generated C function (see :func:`to_c`).
 CHUNK = 128
@@ -105,6 +145,13 @@ CHUNK = 128
 MAX_INLINE = 8
 
 _C_FLAGS = ("-O2", "-shared", "-fPIC", "-ffp-contract=off")
+
+# A compensated statement compiles to about as much code as this many plain ones.
+_DD_WEIGHT = 8
+
+# Flags that let the compiler rewrite floating-point expressions algebraically:
+# they break the error-free transformations of compensated code.
+_UNSAFE_FLAGS = frozenset({"-ffast-math", "-Ofast", "-funsafe-math-optimizations", "-fassociative-math"})
 
 # Names the generated code uses itself, keywords of the four languages and the
 # math functions the printers call: never used for a variable or temporary.
@@ -119,6 +166,7 @@ _RESERVED = frozenset(
     module program call then
     math numpy abs sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh pow fabs floor
     ceil fmod hypot erf gamma min max sum
+    dd_t dd_pair dd_two_sum dd_two_prod dd_add dd_add_d dd_mul dd_mul_d dd_neg dd_round
     """.split()
 ) | frozenset(k.lower() for k in keyword.kwlist)
 
@@ -185,7 +233,25 @@ def _python_literal(value: Fraction) -> str:
 
 
 # ------------------------------------------------------------------ printers
-class _CPrinter(C99CodePrinter):
+class _Call(sympy.Expr):
+    """``name(arg, ...)``: a call to a function of the double-double runtime (see :func:`_compensated`)."""
+
+    def __new__(cls, name, *args):
+        return sympy.Expr.__new__(cls, Str(name) if isinstance(name, str) else name, *args)
+
+    @property
+    def name(self) -> str:
+        return self.args[0].name
+
+
+class _Calls:
+    """Printing of :class:`_Call` (every printer's first base)."""
+
+    def _print__Call(self, expr):
+        return f"{expr.name}({', '.join(self._print(a) for a in expr.args[1:])})"
+
+
+class _CPrinter(_Calls, C99CodePrinter):
     language_name = "C"
     type_mappings = {**C99CodePrinter.type_mappings, float80: "long double"}
     storage: dict = {}  # temporaries kept in the shared array t, by symbol
@@ -204,14 +270,19 @@ class _CPrinter(C99CodePrinter):
         return _c_literal(expr.value, self.precision)
 
 
-class _PythonLiterals:
-    """Settings and exact-as-double literals shared by the Python and NumPy printers."""
+class _PythonLiterals(_Calls):
+    """Settings, exact-as-double literals and double-double pairs (tuples) of the Python and NumPy printers."""
 
     def __init__(self):
         super().__init__({"order": "none", "strict": True, "fully_qualified_modules": True})
 
     def _print__Literal(self, expr):
         return _python_literal(expr.value)
+
+    def _print__Call(self, expr):
+        if expr.name == "dd_pair":
+            return f"({', '.join(self._print(a) for a in expr.args[1:])})"
+        return super()._print__Call(expr)
 
 
 class _PythonPrinter(_PythonLiterals, PythonCodePrinter):
@@ -481,9 +552,171 @@ def _numeric_constants(expr):
     return expr.xreplace({s: _literal(sympy.Rational(s.evalf(50))) for s in found})
 
 
-def _check_precision(precision: str) -> None:
-    if precision not in PRECISIONS:
-        raise ValueError(f"precision must be one of {PRECISIONS}, not {precision!r}")
+# --------------------------------------------------- compensated arithmetic
+# The runtime written at the top of compensated code (Ogita, Rump, Oishi 2005;
+# Graillat, Langlois, Louvet 2009, "compensated Horner scheme").  A value is a
+# pair (hi, lo): hi is the value computed in plain double arithmetic, lo the
+# rounding errors made on the way (each found exactly by an error-free
+# transformation, then propagated to first order in double), hi + lo the
+# compensated value.  The result hi + lo, rounded once, is as accurate as
+# evaluation in twice the working precision: |error| <= u |p| + O(u**2) sum |terms|.
+# TwoSum (Knuth); TwoProd by fma where the compiler says fma is fast, else
+# (and in Python) by Dekker's split with 2**27 + 1.
+_C_RUNTIME = r"""
+#if defined(__FAST_MATH__)
+#error "compensated code needs IEEE arithmetic: compile without -ffast-math / -Ofast"
+#endif
+typedef struct { double hi, lo; } dd_t;  /* the value hi + lo */
+static inline dd_t dd_pair(double hi, double lo) { dd_t r = {hi, lo}; return r; }
+static inline dd_t dd_two_sum(double a, double b) {  /* exactly a + b (Knuth) */
+   const double s = a + b, z = s - a;
+   return dd_pair(s, (a - (s - z)) + (b - z));
+}
+static inline dd_t dd_two_prod(double a, double b) {  /* exactly a*b */
+   const double p = a*b;
+#ifdef FP_FAST_FMA
+   return dd_pair(p, fma(a, b, -p));
+#else  /* Dekker: a = ah + al, b = bh + bl with 26-bit halves */
+   const double ta = 134217729.0*a, tb = 134217729.0*b;
+   const double ah = ta - (ta - a), al = a - ah, bh = tb - (tb - b), bl = b - bh;
+   return dd_pair(p, ((ah*bh - p) + ah*bl + al*bh) + al*bl);
+#endif
+}
+static inline dd_t dd_add(dd_t a, dd_t b) {
+   const dd_t s = dd_two_sum(a.hi, b.hi);
+   return dd_pair(s.hi, s.lo + (a.lo + b.lo));
+}
+static inline dd_t dd_add_d(dd_t a, double b) {
+   const dd_t s = dd_two_sum(a.hi, b);
+   return dd_pair(s.hi, s.lo + a.lo);
+}
+static inline dd_t dd_mul(dd_t a, dd_t b) {
+   const dd_t p = dd_two_prod(a.hi, b.hi);
+   return dd_pair(p.hi, p.lo + (a.hi*b.lo + a.lo*b.hi));
+}
+static inline dd_t dd_mul_d(dd_t a, double b) {
+   const dd_t p = dd_two_prod(a.hi, b);
+   return dd_pair(p.hi, p.lo + a.lo*b);
+}
+static inline dd_t dd_neg(dd_t a) { return dd_pair(-a.hi, -a.lo); }
+static inline double dd_round(dd_t a) { return a.hi + a.lo; }
+"""
+
+_PYTHON_RUNTIME = '''
+# compensated arithmetic: a value is a pair (hi, lo), hi + lo (see hornermcts.codegen)
+def dd_two_sum(a, b):  # exactly a + b (Knuth)
+    s = a + b
+    z = s - a
+    return s, (a - (s - z)) + (b - z)
+
+
+def dd_two_prod(a, b):  # exactly a*b (Dekker's split; |a|, |b| < 2**996)
+    p = a * b
+    t = 134217729.0 * a
+    ah = t - (t - a)
+    al = a - ah
+    t = 134217729.0 * b
+    bh = t - (t - b)
+    bl = b - bh
+    return p, ((ah * bh - p) + ah * bl + al * bh) + al * bl
+
+
+def dd_add(a, b):
+    s, e = dd_two_sum(a[0], b[0])
+    return s, e + (a[1] + b[1])
+
+
+def dd_add_d(a, b):
+    s, e = dd_two_sum(a[0], b)
+    return s, e + a[1]
+
+
+def dd_mul(a, b):
+    p, e = dd_two_prod(a[0], b[0])
+    return p, e + (a[0] * b[1] + a[1] * b[0])
+
+
+def dd_mul_d(a, b):
+    p, e = dd_two_prod(a[0], b)
+    return p, e + a[1] * b
+
+
+def dd_neg(a):
+    return -a[0], -a[1]
+
+
+def dd_round(a):
+    return a[0] + a[1]
+'''
+
+
+def _signed(value: Fraction) -> tuple:
+    """``(expression, is_pair)`` of an exact coefficient: a double literal, or a pair ``hi + lo``."""
+    hi = float(value)
+    if Fraction(hi) == value:
+        return _constant(value), False
+    return _Call("dd_pair", _constant(Fraction(hi)), _constant(Fraction(float(value - Fraction(hi))))), True
+
+
+def _compensated(prog: _Program) -> _Program:
+    """``prog`` rewritten in double-double arithmetic (in place).
+
+    The inputs stay doubles; every other local (opaque piece, power,
+    temporary) becomes a pair ``(hi, lo)``: a piece is ``(value, 0)``, each
+    ``+`` and ``*`` a call of the runtime chosen by its operands' kinds
+    (``dd_two_sum``/``dd_two_prod`` of two doubles, ``dd_add_d``/``dd_mul_d``
+    of a pair and a double, ``dd_add``/``dd_mul`` of two pairs), a
+    coefficient not exactly a double a constant pair, a sign a negated
+    operand.  Outputs are rounded to double (``dd_round``).
+    """
+    pairs = {loc for loc, _ in prog.pieces + prog.steps}
+
+    def add(a, b):
+        (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
+        return _Call("dd_add" if py else "dd_add_d" if px else "dd_two_sum", x, y), True
+
+    def mul(a, b):
+        (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
+        return _Call("dd_mul" if py else "dd_mul_d" if px else "dd_two_prod", x, y), True
+
+    def lower(expr, sign: int = 1) -> tuple:
+        """``(sign*expr lowered, is_pair)``."""
+        if isinstance(expr, _Literal):
+            return _signed(sign * expr.value)
+        if expr.is_Symbol:
+            if sign > 0:
+                return expr, expr in pairs
+            if expr in pairs:
+                return _Call("dd_neg", expr), True
+            return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False), False
+        args = expr.args
+        if expr.is_Mul and args[0] == -1:
+            rest = args[1] if len(args) == 2 else sympy.Mul(*args[1:], evaluate=False)
+            return lower(rest, -sign)
+        if expr.is_Mul:  # the sign goes to the first factor
+            out = lower(args[0], sign)
+            for a in args[1:]:
+                out = mul(out, lower(a))
+            return out
+        if expr.is_Add:  # -(a + b) = (-a) + (-b): the same roundings
+            out = lower(args[0], sign)
+            for a in args[1:]:
+                out = add(out, lower(a, sign))
+            return out
+        raise ValueError(f"cannot write {expr} in double-double arithmetic")
+
+    prog.pieces = [(loc, _Call("dd_pair", expr, _literal(0))) for loc, expr in prog.pieces]
+    prog.steps = [(loc, lower(expr)[0]) for loc, expr in prog.steps]
+    prog.outputs = [_Call("dd_round", e) if pair else e for e, pair in map(lower, prog.outputs)]
+    return prog
+
+
+def _check_precision(precision: str, language: str) -> None:
+    """Raise ValueError unless ``language`` supports ``precision`` (:data:`PRECISION_SUPPORT`)."""
+    if precision not in PRECISION_SUPPORT[language]:
+        table = "; ".join(f"{lang}: {', '.join(map(repr, ps))}" for lang, ps in PRECISION_SUPPORT.items())
+        raise ValueError(f"precision {precision!r} is not supported for {language} code; "
+                         f"the supported precisions are {table}")
 
 
 def _printed(printer, node, expr=None, **options):
@@ -511,16 +744,19 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         One output each.
     name : str, default "f"
         The function's name; the batch variant is ``name + "_batch"``.
-    precision : {"double", "long double"}
+    precision : {"double", "long double", "compensated"}
         Type of the locals, the arithmetic and the result (the inputs are
-        always ``double``).
+        always ``double``); "compensated": ``double`` result, every local a
+        ``dd_t`` pair ``{hi, lo}`` of the double-double runtime written at
+        the top (see the module docstring; about 10-20 times slower).
     batch : bool, default True
         Also write ``void name_batch(const double *xs, T *out, long n)``,
         evaluating ``n`` points stored row-major (``n x nvars``) in ``xs``.
     chunk : int or None, default :data:`CHUNK`
         Statements per C function: longer programs are split into ``static``
         parts (compilers slow down superlinearly on one huge function);
-        None keeps one function.
+        None keeps one function.  Compensated statements count 8 times
+        (each compiles to about 8 times the code).
 
     Returns
     -------
@@ -531,7 +767,8 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         ``out[0..k-1]`` (and the batch variant ``out[i*k + j]``).  ``T`` is
         ``double`` or ``long double``.  Compile with ``-ffp-contract=off`` for
         results that do not depend on the compiler's use of fused
-        multiply-add.
+        multiply-add; compensated code also without ``-ffast-math`` (an
+        ``#error`` says so).
 
     Raises
     ------
@@ -562,12 +799,25 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
        return (1.0L/4.0L)*((4.0L + o0*x__2)*x_);
     }
     <BLANKLINE>
+    >>> print(to_c(horner_dag(as_polynomial(x*y/3 - 1)), precision="compensated", batch=False))
+    ... # doctest: +ELLIPSIS
+    /* ...in double-double arithmetic (compensated: about twice the precision of double).
+    ...
+    typedef struct { double hi, lo; } dd_t;  /* the value hi + lo */
+    ...
+    double f(const double *x) {
+       const double x_ = x[0];
+       const double y = x[1];
+       return dd_round(dd_mul(dd_pair(-0.3333333333333333, -1.850371707708594e-17), dd_add_d(dd_two_prod(-y, x_), 3.0)));
+    }
+    <BLANKLINE>
     """
-    _check_precision(precision)
+    _check_precision(precision, "c")
     prog = _Program(obj, name)
-    printer = _CPrinter(precision)
-    ctype = "double" if precision == "double" else "long double"
-    ftype = float64 if precision == "double" else float80
+    compensated = precision == COMPENSATED
+    printer = _CPrinter("double" if compensated else precision)
+    ctype = "long double" if precision == "long double" else "double"
+    ftype = float80 if precision == "long double" else float64
     k_out = len(prog.outputs)
     nv = prog.n_vars
     if k_out == 1:
@@ -576,7 +826,9 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         signature = f"void {name}(const double *x, {ctype} *out)"
     header = [
         f"Generated by hornermcts: the optimized form (Horner scheme + common subexpressions,",
-        f"{prog.n_nodes} DAG nodes, {prog.ops} operations in FORM's model), in {ctype} arithmetic.",
+        f"{prog.n_nodes} DAG nodes, {prog.ops} operations in FORM's model), in "
+        + ("double-double arithmetic (compensated: about twice the precision of double)."
+           if compensated else f"{ctype} arithmetic."),
         "",
         f"  {signature}",
     ]
@@ -593,10 +845,19 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         out_index = "out[i]" if k_out == 1 else f"out[i*{k_out} .. i*{k_out}+{k_out - 1}]"
         header += ["", f"  void {name}_batch(const double *xs, {ctype} *out, long n)",
                    f"  evaluates n points stored row-major in xs (n x {nv}): {out_index} at xs + i*{nv}."]
-    header += ["", "Compile with -ffp-contract=off: results then do not depend on FMA contraction."]
+    if compensated:
+        header += ["", "Compile with -ffp-contract=off and without -ffast-math: the double-double",
+                   "operations rely on each IEEE operation being rounded as written."]
+    else:
+        header += ["", "Compile with -ffp-contract=off: results then do not depend on FMA contraction."]
     lines = ["/* " + _comment_safe(header[0])] + [_comment_safe(" * " + h).rstrip() for h in header[1:]]
     lines += [" */", "#include <math.h>", ""]
-    lines += _c_body(prog, printer, ctype, ftype, signature, chunk)
+    if compensated:
+        lines += _C_RUNTIME.strip("\n").splitlines() + [""]
+        chunk = chunk and max(chunk // _DD_WEIGHT, 1)
+        lines += _c_body(_compensated(prog), printer, "dd_t", Type("dd_t"), signature, chunk, float64)
+    else:
+        lines += _c_body(prog, printer, ctype, ftype, signature, chunk, ftype)
     if batch:
         lines += ["", f"void {name}_batch(const double *xs, {ctype} *out, long n) {{",
                   "   for (long i = 0; i < n; ++i) {"]
@@ -609,8 +870,12 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
 
 
 
-def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: str, chunk: int | None) -> list[str]:
+def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: str, chunk: int | None,
+            input_type) -> list[str]:
     """The function's C lines, split into parts of ``chunk`` statements.
+
+    ``ctype``/``ftype`` are the C type (name, SymPy type) of the temporaries,
+    ``input_type`` the SymPy type of the inputs' locals.
 
     A compiler's register allocation grows faster than linearly with the
     length of one function (GCC -O2 on res(7,5) in one function: ~12 s,
@@ -639,12 +904,12 @@ def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: st
 
     def input_lines(exprs) -> list[str]:
         used = set().union(*(e.free_symbols for e in exprs)) if exprs else set()
-        return [declare(loc, sympy.Symbol(f"x[{k}]")) for loc, k in inputs.items() if loc in used]
+        return [declare(loc, sympy.Symbol(f"x[{k}]"), input_type) for loc, k in inputs.items() if loc in used]
 
-    def declare(sym, expr) -> str:
+    def declare(sym, expr, type_=ftype) -> str:
         if sym in stored:
             return f"   {printer.storage[sym]} = {_printed(printer, expr)};"
-        code = _printed(printer, Declaration(Variable(sym, type=ftype, value=expr, attrs={value_const})), expr)
+        code = _printed(printer, Declaration(Variable(sym, type=type_, value=expr, attrs={value_const})), expr)
         return f"   {code};"
 
     lines: list[str] = []
@@ -674,8 +939,13 @@ def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: st
 
 
 # ------------------------------------------------------------ Python / NumPy
-def _python_source(obj, name: str, numpy_mode: bool) -> str:
+def _python_source(obj, name: str, numpy_mode: bool, precision: str) -> str:
+    _check_precision(precision, "numpy" if numpy_mode else "python")
+    compensated = precision == COMPENSATED
     prog = _Program(obj, name)
+    if compensated:
+        _compensated(prog)
+    arithmetic = "compensated arithmetic (about twice double precision)" if compensated else "double precision"
     printer = _NumPyPrinter() if numpy_mode else _PythonPrinter()
     nv = prog.n_vars
     k_out = len(prog.outputs)
@@ -700,7 +970,7 @@ def _python_source(obj, name: str, numpy_mode: bool) -> str:
                 "Returns",
                 "-------",
                 "numpy.ndarray" + (f", shape (..., {k_out})" if k_out > 1 else ""),
-                "    float64; evaluation in double precision.",
+                f"    float64; evaluation in {arithmetic}.",
                 '"""']
         lines.append(f"def {name}(*x):")
         lines += ["    " + d if d else "" for d in doc]
@@ -729,29 +999,34 @@ def _python_source(obj, name: str, numpy_mode: bool) -> str:
                "",
                "Parameters",
                "----------",
-               f"x : sequence of {nv} numbers:"]
+               f"x : sequence of {nv} numbers" + (", or of arrays (elementwise):" if compensated and not prog.pieces else ":")]
         doc += prog.variable_lines("    x[{index}]  {name}")
         doc += ["",
                 "Returns",
                 "-------",
-                "float" if k_out == 1 else f"tuple of {k_out} floats",
-                "    Evaluation in floating point (Python floats); every coefficient is the",
-                "    double nearest to the exact one.",
-                '"""']
+                "float" if k_out == 1 else f"tuple of {k_out} floats"]
+        if compensated:
+            doc += [f"    Evaluation in {arithmetic};", "    a coefficient that is not a double is a pair of doubles."]
+        else:
+            doc += ["    Evaluation in floating point (Python floats); every coefficient is the",
+                    "    double nearest to the exact one."]
+        doc.append('"""')
         lines.append(f"def {name}(x):")
         lines += ["    " + d if d else "" for d in doc]
         if nv:
-            lines.append(f"    {', '.join(locals_)}{',' if nv == 1 else ''} = (float(v) for v in x)")
+            convert = "1.0 * v" if compensated else "float(v)"
+            lines.append(f"    {', '.join(locals_)}{',' if nv == 1 else ''} = ({convert} for v in x)")
         lines += ["    " + b for b in body]
         lines.append(f"    return {results[0] if k_out == 1 else '(' + ', '.join(results) + ',)'}")
     imports = sorted(printer.module_imports)
     if numpy_mode and "numpy" not in imports:
         imports.append("numpy")
     head = [f"import {m}" for m in imports] + ["", ""] if imports else []
-    return "\n".join(head + lines) + "\n"
+    tail = ["", ""] + _PYTHON_RUNTIME.strip("\n").splitlines() if compensated else []
+    return "\n".join(head + lines + tail) + "\n"
 
 
-def to_python(obj, name: str = "f") -> str:
+def to_python(obj, name: str = "f", *, precision: str = "double") -> str:
     """Python source (``math`` only) of a function evaluating the DAG(s) at one point.
 
     The module defines ``name(x)``: ``x`` is a sequence of the
@@ -759,7 +1034,14 @@ def to_python(obj, name: str = "f") -> str:
     outputs).  Evaluation is in floating point; coefficients are the nearest
     doubles (integers up to 2**53 stay integers).
 
-    >>> import sympy
+    ``precision="compensated"`` evaluates in double-double arithmetic (see
+    the module docstring): every local is a tuple ``(hi, lo)``, the
+    operations are calls of the ``dd_*`` functions written after ``name``
+    (``+``, ``-`` and ``*`` only), so ``x`` may also hold NumPy arrays,
+    evaluated elementwise (unless an opaque piece calls ``math``).  About
+    10 times slower than the plain code on floats.
+
+    >>> import sympy, numpy
     >>> from hornermcts.polynomial import Polynomial
     >>> from hornermcts.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
@@ -772,11 +1054,24 @@ def to_python(obj, name: str = "f") -> str:
     <BLANKLINE>
     >>> load_python(to_python(dag, "g"))([3, 1])
     6.0
+    >>> print(to_python(dag, "g", precision="compensated"))   # doctest: +ELLIPSIS
+    def g(x):
+        ...
+        x_, y = (1.0 * v for v in x)
+        return dd_round(dd_mul((0.3333333333333333, 1.850371707708594e-17), dd_mul_d(dd_add_d(dd_two_prod(y, x_), 3), x_)))
+    <BLANKLINE>
+    <BLANKLINE>
+    # compensated arithmetic: a value is a pair (hi, lo), hi + lo (see hornermcts.codegen)
+    def dd_two_sum(a, b):  # exactly a + b (Knuth)
+    ...
+    >>> g = load_python(to_python(dag, "g", precision="compensated"))
+    >>> g([3, 1]), g([numpy.array([3.0, 0.1]), numpy.array([1.0, 0.2])]).tolist()
+    (6.0, [6.0, 0.10066666666666667])
     """
-    return _python_source(obj, name, numpy_mode=False)
+    return _python_source(obj, name, numpy_mode=False, precision=precision)
 
 
-def to_numpy(obj, name: str = "f") -> str:
+def to_numpy(obj, name: str = "f", *, precision: str = "double") -> str:
     """NumPy source of a vectorised (elementwise) evaluation of the DAG(s).
 
     The module defines ``name(*x)``: either one array of points whose last
@@ -784,7 +1079,9 @@ def to_numpy(obj, name: str = "f") -> str:
     ``(nvars,)`` for one point), or one array per variable (broadcast
     together).  Each temporary is deleted after its last use, so memory
     stays at the live temporaries, not all of them.  Returns float64 of the
-    points' shape (``(..., k)`` with ``k > 1`` outputs).
+    points' shape (``(..., k)`` with ``k > 1`` outputs).  With
+    ``precision="compensated"`` the arithmetic is double-double, as in
+    :func:`to_python` (about 10-20 times slower).
 
     >>> import sympy, numpy
     >>> from hornermcts.polynomial import Polynomial
@@ -793,8 +1090,12 @@ def to_numpy(obj, name: str = "f") -> str:
     >>> f = load_python(to_numpy(horner_dag(Polynomial((x, y), [[2, 1], [0, 0]], [3, -1]))))
     >>> f(numpy.array([[1.0, 2.0], [2.0, 0.5]])).tolist(), f([1.0, 2.0], [2.0, 0.5]).tolist()
     ([5.0, 5.0], [5.0, 5.0])
+    >>> dag = horner_dag(Polynomial((x, y), [[2, 0], [1, 1], [0, 2]], [1, -2, 1]))   # (x - y)**2
+    >>> points = numpy.array([[1.0 + 2.0**-30, 1.0]])
+    >>> load_python(to_numpy(dag))(points), load_python(to_numpy(dag, precision="compensated"))(points) == 2.0**-60
+    (array([0.]), array([ True]))
     """
-    return _python_source(obj, name, numpy_mode=True)
+    return _python_source(obj, name, numpy_mode=True, precision=precision)
 
 
 def load_python(source: str, name: str | None = None):
@@ -849,7 +1150,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     end function f
     <BLANKLINE>
     """
-    _check_precision(precision)
+    _check_precision(precision, "fortran")
     prog = _Program(obj, name)
     printer = _FortranPrinter(precision)
     kind = "c_double" if precision == "double" else "c_long_double"
@@ -933,6 +1234,10 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
 def emit(obj, language: str, name: str = "f", **options) -> str:
     """Source code in ``language`` (one of :data:`LANGUAGES`): dispatches to ``to_<language>``.
 
+    ``options`` go to the generator, e.g. ``precision`` (the values each
+    language takes: :data:`PRECISION_SUPPORT`; "compensated" for C, Python
+    and NumPy, a ValueError for Fortran).
+
     >>> import sympy
     >>> from hornermcts.polynomial import Polynomial
     >>> from hornermcts.horner import horner_dag
@@ -940,6 +1245,8 @@ def emit(obj, language: str, name: str = "f", **options) -> str:
     >>> dag = horner_dag(Polynomial((x,), [[2], [0]], [1, 1]))
     >>> emit(dag, "python").splitlines()[-1]
     '    return 1 + x__2'
+    >>> emit(dag, "numpy", precision="compensated").count("dd_add_d(")
+    2
     """
     generators = {"c": to_c, "python": to_python, "numpy": to_numpy, "fortran": to_fortran}
     if language not in generators:
@@ -967,6 +1274,8 @@ class CompiledPolynomial:
     precision : str
     source : str
         The C code.
+    flags : tuple of str
+        The compiler flags it was built with.
     library : pathlib.Path
         The shared library loaded.
     """
@@ -978,8 +1287,8 @@ class CompiledPolynomial:
         self.symbols = tuple(symbols)
         self.n_outputs = n_outputs
         self.precision = precision
-        self.dtype = np.dtype(np.float64 if precision == "double" else np.longdouble)
-        ctype = ctypes.c_double if precision == "double" else ctypes.c_longdouble
+        self.dtype = np.dtype(np.longdouble if precision == "long double" else np.float64)
+        ctype = ctypes.c_longdouble if precision == "long double" else ctypes.c_double
         self._lib = ctypes.CDLL(str(library))
         self._batch = getattr(self._lib, name + "_batch")
         self._batch.argtypes = [ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctype), ctypes.c_long]
@@ -1013,7 +1322,7 @@ class CompiledPolynomial:
         out = out.reshape(shape)
         if out.ndim:
             return out
-        return out.item() if self.precision == "double" else out[()]
+        return out[()] if self.precision == "long double" else out.item()
 
 
 def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | None = None,
@@ -1023,9 +1332,13 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     Parameters
     ----------
     obj : Dag, OptimizeResult or list of them
-    precision : {"double", "long double"}
+    precision : {"double", "long double", "compensated"}
         Arithmetic of the compiled code; results come back as float64 or
-        ``numpy.longdouble``.
+        ``numpy.longdouble``.  "compensated": double-double arithmetic,
+        float64 results with about 1e-16 relative error even where double
+        arithmetic cancels (see the module docstring); about 10-20 times
+        slower, and the flags get ``-ffp-contract=off`` appended (fast-math
+        flags are a ValueError).
     name : str
         The C function's name.
     compiler : str, optional
@@ -1050,6 +1363,8 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     ------
     RuntimeError
         No compiler, or the compiler failed (its message included).
+    ValueError
+        An unsupported precision, or ``-ffast-math`` & co. with "compensated".
 
     Examples
     --------
@@ -1060,14 +1375,28 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     >>> f = compile(horner_dag(Polynomial((x, y), [[2, 1], [0, 0]], [3, -1])))
     >>> f([1.0, 2.0]), f([[1.0, 2.0], [2.0, 0.5]]).tolist()
     (5.0, [5.0, 5.0])
+
+    Where double arithmetic cancels, compensated arithmetic still gets the
+    correctly rounded value: ``x**2 - 2*x + 1`` at ``x = 1 + 2**-30`` is ``2**-60``:
+
+    >>> dag = horner_dag(Polynomial((x,), [[2], [1], [0]], [1, -2, 1]))
+    >>> point = [1.0 + 2.0**-30]
+    >>> compile(dag)(point), compile(dag, precision="compensated")(point) == 2.0**-60
+    (0.0, True)
     """
-    _check_precision(precision)
+    _check_precision(precision, "c")
+    flags = list(flags)
+    if precision == COMPENSATED:
+        unsafe = [f for f in flags if f in _UNSAFE_FLAGS]
+        if unsafe:
+            raise ValueError(f"precision='compensated' needs IEEE arithmetic: remove {' '.join(unsafe)} "
+                             f"(it lets the compiler reassociate and so cancel the error terms)")
+        flags.append("-ffp-contract=off")
     source = to_c(obj, name, precision=precision, batch=True, chunk=chunk)
     compiler = compiler or os.environ.get("CC") or "cc"
     exe = shutil.which(compiler)
     if exe is None:
         raise RuntimeError(f"no C compiler: {compiler!r} is not on PATH (install gcc or set $CC)")
-    flags = list(flags)
     key = hashlib.sha256("\0".join([source, exe, *flags]).encode()).hexdigest()[:24]
     directory = scratch = None
     if cache:
@@ -1097,4 +1426,5 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     symbols = input_symbols(obj)
     compiled = CompiledPolynomial(library, source, name, symbols, len(_dags(obj)), precision)
     compiled._scratch = scratch  # removed with the object
+    compiled.flags = tuple(flags)
     return compiled
