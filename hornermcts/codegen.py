@@ -40,16 +40,22 @@ fast polynomial evaluation", 2009).  A coefficient that is not a double is
 the pair ``hi + lo`` nearest to it; powers are products of pairs; each output
 is ``hi + lo`` rounded once.  The result is as accurate as evaluation in
 twice the working precision, then rounded:
-``|error| <= u |p(x)| + O(u**2) sum |terms|`` with ``u = 2**-53``, so the
-relative error stays near ``1e-16`` wherever ``sum |terms| / |p(x)|`` is far
-below ``1e16``, where plain double arithmetic loses ``log10`` of that ratio
-in digits (res(7,5) on points in ``[0.5, 2]``: ~1e-9 in double, ~1e-16
-compensated).  Opaque pieces (``sin(y)``, ...) are computed in double and
-enter as exact pairs ``(value, 0)``.  The cost is about 10 to 20 times the
-time of plain double code (C at ``-O2``; about half that with hardware
-``fma``, e.g. ``flags=(..., "-mfma")`` or ``-march=native``), and about 6
-times the C compile time.  The C code refuses ``-ffast-math``, which would
-let the compiler simplify the error terms away.
+``|error| <= u |p(x)| + c u**2 sum |terms|`` with ``u = 2**-53`` and ``c``
+growing with the depth of the DAG, so the relative error stays near
+``1e-16`` wherever ``sum |terms| / |p(x)|`` is far below ``1e16``, where
+plain double arithmetic loses ``log10`` of that ratio in digits (res(7,5) at
+points in ``[0.5, 2]``: up to ~1e-9 in double, 1.1e-16 compensated).  Opaque
+pieces (``sin(y)``, ...) are computed in double and enter as exact pairs
+``(value, 0)``.  The C code refuses ``-ffast-math``, which would let the
+compiler simplify the error terms away.
+
+Cost, measured on res(7,5) (10604 operations, 10**5 points,
+``benchmarks/evaluation_speed.py``): compiled C about 13 times the time of
+the plain double code at ``-O2`` (about 10 times with the ``fma``
+instruction: :func:`compile` with ``flags=("-O2", "-shared", "-fPIC",
+"-mfma")``, or ``-march=native``, on a CPU that has it) and 3 to 6 times its
+compile time; NumPy about 4 times, Python on floats about 14 times the
+plain code.
 
 Examples
 --------
@@ -748,7 +754,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         Type of the locals, the arithmetic and the result (the inputs are
         always ``double``); "compensated": ``double`` result, every local a
         ``dd_t`` pair ``{hi, lo}`` of the double-double runtime written at
-        the top (see the module docstring; about 10-20 times slower).
+        the top (see the module docstring; about 13 times slower).
     batch : bool, default True
         Also write ``void name_batch(const double *xs, T *out, long n)``,
         evaluating ``n`` points stored row-major (``n x nvars``) in ``xs``.
@@ -1039,7 +1045,7 @@ def to_python(obj, name: str = "f", *, precision: str = "double") -> str:
     operations are calls of the ``dd_*`` functions written after ``name``
     (``+``, ``-`` and ``*`` only), so ``x`` may also hold NumPy arrays,
     evaluated elementwise (unless an opaque piece calls ``math``).  About
-    10 times slower than the plain code on floats.
+    14 times slower than the plain code on floats.
 
     >>> import sympy, numpy
     >>> from hornermcts.polynomial import Polynomial
@@ -1081,7 +1087,7 @@ def to_numpy(obj, name: str = "f", *, precision: str = "double") -> str:
     stays at the live temporaries, not all of them.  Returns float64 of the
     points' shape (``(..., k)`` with ``k > 1`` outputs).  With
     ``precision="compensated"`` the arithmetic is double-double, as in
-    :func:`to_python` (about 10-20 times slower).
+    :func:`to_python` (about 4 times slower).
 
     >>> import sympy, numpy
     >>> from hornermcts.polynomial import Polynomial
@@ -1336,9 +1342,9 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
         Arithmetic of the compiled code; results come back as float64 or
         ``numpy.longdouble``.  "compensated": double-double arithmetic,
         float64 results with about 1e-16 relative error even where double
-        arithmetic cancels (see the module docstring); about 10-20 times
-        slower, and the flags get ``-ffp-contract=off`` appended (fast-math
-        flags are a ValueError).
+        arithmetic cancels (see the module docstring); about 13 times
+        slower (10 with ``-mfma``), and the flags get ``-ffp-contract=off``
+        appended (fast-math flags are a ValueError).
     name : str
         The C function's name.
     compiler : str, optional

@@ -18,6 +18,11 @@ error.  So the error is measured as
 the plain relative error wherever the condition number sum|terms|/|exact| is
 at most 1000 (most points: median ~100-200), and the error relative to a
 thousandth of the terms' magnitude elsewhere.  It must be <= 1e-12 in double.
+
+Compensated code (``precision="compensated"``: double-double arithmetic by
+error-free transformations, doubles in and out) must meet the plain relative
+error |ours - exact| / |exact| <= 1e-12 at every point, on those points and
+on 1000 more uniform in [0.5, 2] (C, Python on arrays, NumPy; measured: 1.1e-16).
 """
 from __future__ import annotations
 
@@ -34,6 +39,7 @@ import sympy
 from hornermcts import codegen
 from hornermcts.families import load
 from hornermcts.horner import horner_dag
+from hornermcts.optimize import optimize
 from hornermcts.parse import as_polynomial
 from hornermcts.polynomial import Polynomial
 
@@ -288,6 +294,14 @@ def test_compensated_c_is_safe_from_compiler_flags(tmp_path):
     src.write_text(codegen.to_c(dag, precision="compensated"))
     proc = subprocess.run(["cc", "-Ofast", "-c", "-o", str(tmp_path / "f.o"), str(src)], capture_output=True, text=True)
     assert proc.returncode != 0 and "IEEE" in proc.stderr
+
+
+def test_compensated_optimized_form():
+    poly = load("res(4,3)")
+    result = optimize(poly, iterations=50, seed=0)  # MCTS, CSE and the greedy step (scale nodes)
+    pts = _grid(poly.n_vars, n=200)
+    values = codegen.load_python(codegen.to_numpy(result, precision="compensated"))(pts)
+    assert relative_errors(values, exact_values(poly, pts, magnitude=False)).max() <= 2**-52
 
 
 def test_compensated_needs_a_language_that_has_it():
