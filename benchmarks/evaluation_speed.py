@@ -3,8 +3,10 @@
 (a) ``sympy.lambdify`` of the input polynomial (``poly.to_sympy()``, numpy
     module; its one huge expression needs a raised recursion limit, so it is
     built in a thread with a large stack);
-(b) our NumPy code (:func:`hornermcts.codegen.to_numpy`);
-(c) our compiled C, batch function (:func:`hornermcts.codegen.compile`);
+(b) our NumPy code (:func:`hornermcts.codegen.to_numpy`), in double and in
+    compensated arithmetic (``precision="compensated"``);
+(c) our compiled C, batch function (:func:`hornermcts.codegen.compile`),
+    in double and compensated (``--fma``: also compensated with ``-mfma``);
 (d) FORM's own optimized code (``#optimize`` at level O3 by default, written
     with ``%O``): its ``Z1_=...;`` statements and ``F = ...;`` translated
     mechanically into one C function (each statement parsed by SymPy,
@@ -13,10 +15,14 @@
 
 Our order is the one ``optimize(poly, iterations=N, seed=0)`` finds (N=300
 by default; ``--iterations 0`` takes the occurrence order).  All four are
-checked against each other and (c) against exact values at a few points.
+checked against each other, and each against exact rational values (the
+input polynomial at the points' exact binary values, ``exact_values`` of
+``tests/test_codegen.py``) at 1000 points uniform in [-1, 1] (the first of
+the timed points) and 1000 uniform in [0.5, 2]: the max relative error.
 
     python benchmarks/evaluation_speed.py [--expression "res(7,5)"] [--points 100000]
-        [--iterations 300] [--form-level 3] [--repeat 3] [--skip-lambdify]
+        [--iterations 300] [--form-level 3] [--repeat 3] [--skip-lambdify] [--fma]
+        [--accuracy-points 1000]
 """
 from __future__ import annotations
 
@@ -158,6 +164,12 @@ def in_big_stack(fn):
     return box["value"]
 
 
+def relative_errors(values, exact) -> np.ndarray:
+    """|v - e| / |e| per point, exactly (``exact`` Fractions)."""
+    return np.array([float(abs(Fraction(v) - e) / abs(e)) for v, e in zip(np.asarray(values, dtype=np.float64).tolist(),
+                                                                           exact)])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--expression", default="res(7,5)")
@@ -166,6 +178,11 @@ def main() -> None:
     ap.add_argument("--form-level", type=int, default=3)
     ap.add_argument("--repeat", type=int, default=3, help="runs per method (best kept); lambdify runs once")
     ap.add_argument("--skip-lambdify", action="store_true")
+    ap.add_argument("--fma", action="store_true",
+                    help="also time the compensated C built with -mfma (TwoProd by the fma instruction; needs a CPU "
+                         "with FMA)")
+    ap.add_argument("--accuracy-points", type=int, default=1000,
+                    help="points per set for the relative errors against exact values (0: none)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
@@ -182,13 +199,18 @@ def main() -> None:
     print(f"our order: {how}, {time.perf_counter() - start:.1f} s: {result.after.total} ops "
           f"(occurrence order {min(result.baselines.values())})", flush=True)
 
-    rows = []  # (method, seconds, ops, values)
+    ours = {}  # method -> callable on an (n, nvars) array of points
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
-        start = time.perf_counter()
-        compiled = codegen.compile(result, cache=False)
-        print(f"our C: generated and compiled in {time.perf_counter() - start:.1f} s", flush=True)
-        numpy_f = codegen.load_python(codegen.to_numpy(result))
+        builds = [("ours, compiled C (batch)", {}), ("ours, compensated C", {"precision": "compensated"})]
+        if args.fma:
+            builds.append(("ours, compensated C -mfma", {"precision": "compensated", "flags": (*FLAGS, "-mfma")}))
+        for method, options in builds:
+            start = time.perf_counter()
+            ours[method] = codegen.compile(result, cache=False, **options)
+            print(f"{method}: generated and compiled in {time.perf_counter() - start:.1f} s", flush=True)
+        for method, precision in (("ours, NumPy code", "double"), ("ours, compensated NumPy", "compensated")):
+            ours[method] = codegen.load_python(codegen.to_numpy(result, precision=precision))
 
         form_c = form_ops = None
         if form.available():
@@ -204,14 +226,15 @@ def main() -> None:
         else:
             print("FORM not available (apt-get install -y form): no FORM row")
 
-        secs, values = best_of(lambda: compiled(pts), args.repeat)
-        rows.append(("ours, compiled C (batch)", secs, result.after.total, values))
-        reference = values
+        rows = []  # (method, seconds, ops, values, callable on points)
+        methods = [(m, f, result.after.total) for m, f in ours.items() if "C" in m]
         if form_c is not None:
-            secs, values = best_of(lambda: form_c(pts), args.repeat)
-            rows.append((f"FORM O{args.form_level} code as C", secs, form_ops, values))
-        secs, values = best_of(lambda: numpy_f(pts), args.repeat)
-        rows.append(("ours, NumPy code", secs, result.after.total, values))
+            methods.append((f"FORM O{args.form_level} code as C", form_c, form_ops))
+        methods += [(m, f, result.after.total) for m, f in ours.items() if "NumPy" in m]
+        for method, fn, ops in methods:
+            secs, values = best_of(lambda: fn(pts), args.repeat)
+            rows.append((method, secs, ops, values, fn))
+        reference = rows[0][3]
         if not args.skip_lambdify:
             start = time.perf_counter()
             expr = poly.to_sympy()
@@ -219,23 +242,43 @@ def main() -> None:
             print(f"lambdify: built in {time.perf_counter() - start:.1f} s", flush=True)
             secs, values = best_of(lambda: lam(*columns), 1)
             from hornermcts.opcount import original_count
-            rows.append(("sympy.lambdify (numpy)", secs, original_count(poly).total, values))
+            rows.append(("sympy.lambdify (numpy)", secs, original_count(poly).total, values, lambda p: lam(*p.T)))
 
-    exact = [poly.evaluate([Fraction(v) for v in p]) for p in pts[:10]]
+        accuracy = []  # (label, [max relative error per row])
+        if args.accuracy_points:
+            sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+            from test_codegen import exact_values  # exact rational values, vectorised over points
+
+            n = args.accuracy_points
+            sets = [(f"[-1, 1] (the first {n})", pts[:n]),
+                    ("[0.5, 2]", np.random.default_rng(args.seed + 1).uniform(0.5, 2.0, (n, poly.n_vars)))]
+            for label, points in sets:
+                start = time.perf_counter()
+                exact = exact_values(poly, points, magnitude=False)
+                accuracy.append((label, [relative_errors(fn(points), exact).max() for *_, fn in rows]))
+                print(f"exact values at {n} points in {label}: {time.perf_counter() - start:.1f} s", flush=True)
+
     scale = float(np.abs(reference).max())
-    t_lambdify = next((s for m, s, _, _ in rows if m.startswith("sympy")), None)
-    t_form = next((s for m, s, _, _ in rows if m.startswith("FORM")), None)
+    t_c = rows[0][1]
+    t_lambdify = next((s for m, s, *_ in rows if m.startswith("sympy")), None)
+    t_form = next((s for m, s, *_ in rows if m.startswith("FORM")), None)
     print()
-    print(f"{'method':<28} {'ops':>7} {'seconds':>9} {'lambdify/t':>11} {'t/FORM C':>9} {'max |v-C|/max|C|':>17}")
-    for method, secs, ops, values in rows:
+    print(f"{'method':<28} {'ops':>7} {'seconds':>9} {'t/C':>7} {'lambdify/t':>11} {'t/FORM C':>9} "
+          f"{'max |v-C|/max|C|':>17}")
+    for method, secs, ops, values, _ in rows:
         vs_l = f"{t_lambdify / secs:10.1f}x" if t_lambdify else f"{'n/a':>11}"
         vs_f = f"{secs / t_form:8.2f}x" if t_form else f"{'n/a':>9}"
         dev = float(np.abs(np.asarray(values, dtype=np.float64) - reference).max()) / scale
-        print(f"{method:<28} {ops:>7} {secs:9.3f} {vs_l} {vs_f} {dev:17.2e}")
-    worst = max(float(abs(Fraction(v) - e) / abs(e)) for v, e in zip(reference[:10], exact))
-    print(f"\nour C against exact values at 10 points: max relative error {worst:.2e}")
-    print("lambdify/t: speed-up over lambdify; t/FORM C: time relative to FORM's code compiled alike "
-          "(< 1: ours faster); ops in FORM's model (lambdify: the unoptimized input)")
+        print(f"{method:<28} {ops:>7} {secs:9.3f} {secs / t_c:6.1f}x {vs_l} {vs_f} {dev:17.2e}")
+    print("t/C: time relative to our plain compiled C; lambdify/t: speed-up over lambdify; t/FORM C: time "
+          "relative to FORM's code compiled alike (< 1: ours faster); ops in FORM's model (lambdify: the "
+          "unoptimized input)")
+    if accuracy:
+        print(f"\nmax relative error |v - exact| / |exact| against exact rational values, "
+              f"{args.accuracy_points} points uniform in:")
+        print(f"{'method':<28} " + " ".join(f"{label:>22}" for label, _ in accuracy))
+        for k, (method, *_) in enumerate(rows):
+            print(f"{method:<28} " + " ".join(f"{errors[k]:22.2e}" for _, errors in accuracy))
 
 
 if __name__ == "__main__":
