@@ -44,6 +44,9 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
+import importlib
 import json
 import math
 import os
@@ -204,7 +207,8 @@ def describe_budget(args, game_time: float) -> str:
                 f"(/ {AVERAGE_GAME_LENGTH})")
     if args.move_iterations:
         return f"{args.move_iterations:,} iterations per move"
-    return f"{game_time:g} s per game = {game_time / AVERAGE_GAME_LENGTH:.3f} s per move"
+    return (f"{game_time:g} s per game = {game_time / AVERAGE_GAME_LENGTH:.3f} s per move "
+            f"({'CPU seconds of this process' if args.clock == 'cpu' else 'wall clock'})")
 
 
 def sp_mcts_settings(args) -> dict:
@@ -214,17 +218,43 @@ def sp_mcts_settings(args) -> dict:
             "repeats": args.repeats}
 
 
+@contextlib.contextmanager
+def search_clock(name: str):
+    """Make the search's time limits count ``"wall"`` or ``"cpu"`` seconds.
+
+    The search core times its runs with ``time.perf_counter`` (wall clock);
+    ``"cpu"`` swaps in ``time.process_time`` for the duration, so a time
+    limit counts the CPU seconds of this process: what an idle core would
+    take, whatever else runs on the machine.
+    """
+    if name == "wall":
+        yield
+        return
+    modules = [importlib.import_module(m) for m in ("hornermcts.search.mcts", "hornermcts.search.permove")]
+    saved = [m.perf_counter for m in modules]
+    try:
+        for m in modules:
+            m.perf_counter = time.process_time
+        yield
+    finally:
+        for m, clock in zip(modules, saved):
+            m.perf_counter = clock
+
+
 def play_sp_mcts(board, args, game_time: float, seed: int):
     """One game of SP-MCTS per move; (result, CPU seconds)."""
     settings = sp_mcts_settings(args)
     game = SameGame(board, playout="tabu_color", epsilon=settings["epsilon"])
+    wall = time.perf_counter()
     cpu = time.process_time()
-    result = sp_mcts(
-        game, c=settings["c"], d=settings["d"], w=settings["w"], t=settings["t"], per_move=True,
-        keep_best=settings["keep_best"], repeats=settings["repeats"], seed=seed, progress=None,
-        **budget(args, game_time),
-    )
+    with search_clock(args.clock):
+        result = sp_mcts(
+            game, c=settings["c"], d=settings["d"], w=settings["w"], t=settings["t"], per_move=True,
+            keep_best=settings["keep_best"], repeats=settings["repeats"], seed=seed, progress=None,
+            **budget(args, game_time),
+        )
     cpu = time.process_time() - cpu
+    result = dataclasses.replace(result, elapsed=time.perf_counter() - wall)
     assert game.score(result.best_moves) == result.best_reward
     return result, cpu
 
@@ -253,6 +283,8 @@ def part_a(args) -> None:
           f"{describe_budget(args, args.game_time)}", flush=True)
     header = {"part": "a", "settings": settings, "board_size": [15, 15, 5],
               "budget": budget(args, args.game_time), "game_iterations": args.game_iterations or None}
+    if not move_iterations(args) and args.clock != "wall":
+        header["clock"] = args.clock
     done = _load(args.out, header)
     if args.out and not os.path.exists(args.out):
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
@@ -410,6 +442,9 @@ def main(argv=None) -> None:
     parser.add_argument("--game-iterations", type=int, default=0,
                         help="(a, c) iterations per game instead of time, spread over the moves like the time "
                              "(/ 64.4 per move)")
+    parser.add_argument("--clock", choices=["wall", "cpu"], default="wall",
+                        help="(a, c) what a time budget counts: wall seconds, or CPU seconds of this process "
+                             "(what an idle core takes, whatever the load)")
     parser.add_argument("--forget-best", action="store_true",
                         help="(a, c) play the first move of the current search's best line, not of the best line "
                              "of all searches so far")
