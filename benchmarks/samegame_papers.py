@@ -4,11 +4,15 @@ Three parts, each optional (``--parts abc``); every figure printed with the
 exact settings, so a run can be quoted with its command line.
 
 (a) SP-MCTS per move on N seeded random 15x15 / 5-colour boards, the
-    paper's manual *exploitation* setting (C 0.1, D 32, W 0.02, T 10,
-    TabuColorRandom, epsilon 0.003), top-score move choice; the game budget is
-    spread over the moves as in the paper (budget / 64.4 per move). Schadd et
+    setting of Table 3 (sec. 6.4): the manual *exploitation* setting (C 0.1,
+    D 32) with the defaults of sec. 6 (W 0.02, T 10, TabuColorRandom with
+    epsilon 0.003), top-score move choice, no randomized restarts (sec. 6.3
+    only); the game budget is spread over the moves as in the paper (budget
+    / 64.4 per move, so the total varies with the game's length). Schadd et
     al., Table 3: 2,588 / 2,644 / 2,742 / 2,822 / 2,880 at ~5 / 10 / 20 / 30
-    / 60 s per game (on 250 other random boards, on their hardware).
+    / 60 s per game (on 250 other random boards, on their hardware). The
+    paper does not say whether a move's search may follow the best line of
+    an earlier move's search; by default it does (``--forget-best``: not).
 (b) BMCTS vs plain MCTS (both UCB1-TUNED) at equal time per board, on
     Clickomania (20x20, 10 colours) and SameGame with random rollouts
     (15x15, 5 colours): mean difference, paired t-test and sign test (Baier
@@ -25,8 +29,27 @@ an interrupted run.
 
 Measured on the project's 2-core machine (shared with other jobs), 2026-11-21:
 
-- (a) ``--parts a --boards 50 --game-time 10``: mean 2,615 (sd 503, stderr 71),
-  9.1 s per game; paper 2,644. ``--game-time 5``: 2,555 (stderr 78), paper 2,588.
+- (a) Table 3 at ~10 s per game, 100 boards (board seeds 0..99), paper 2,644;
+  raw per-board results in ``benchmarks/results/samegame_table3_*.jsonl``:
+
+  - ``--parts a --boards 100 --game-iterations 315000 -v --out
+    benchmarks/results/samegame_table3_manual_315k.jsonl``: the budget an
+    idle core spends in 10 s per game (``--calibrate 8``, board seeds
+    1,000,000..: 10.16 s CPU = 10.16 s wall per game, machine idle), 4,891
+    iterations per move: mean 2,804.1 (sd 497, standard error 49.7), 95% CI
+    2,705 .. 2,903; +160.1 over the paper, one-sample t = 3.22, p = 0.0017;
+    286,124 iterations, 9.7 CPU s (16.3 s wall, loaded machine) per game.
+  - ``--game-time 10 --clock cpu`` (the paper's time split, 0.155 CPU s per
+    move): 2,750.9 (standard error 48.4), 95% CI 2,655 .. 2,847; +106.9,
+    t = 2.21, p = 0.029; 410,984 iterations, 9.2 s CPU = wall per game.
+  - ``--game-time 10`` (wall clock, machine mostly idle): 2,682.4 (standard
+    error 47.4), 95% CI 2,588 .. 2,776; +38.4, t = 0.81, p = 0.42; 412,039
+    iterations, 9.2 s wall (8.1 s CPU) per game.
+
+  Paired on the same boards: iterations vs CPU-time split +53 (p = 0.26),
+  CPU vs wall +69 (p = 0.17), iterations vs wall +122 (p = 0.008). Earlier
+  (slower code, ~2.9x fewer iterations per CPU second in late-game trees):
+  50 boards at 10 s wall under load, 2,615 (standard error 71).
 - (b) ``--parts b --b-boards 100 --b-time 2``: Clickomania (L 53, W 100) BMCTS
   306.9 vs MCTS 281.4 tiles, +25.5, t = 19.1, p = 5e-35, 99 wins / 1 loss;
   SameGame random rollouts (L 927, W 1) 1,403.5 vs 1,404.6, -1.1, p = 0.98.
@@ -37,7 +60,9 @@ Measured on the project's 2-core machine (shared with other jobs), 2026-11-21:
 
 Usage::
 
-    python benchmarks/samegame_papers.py --parts a --boards 20 --game-time 10
+    python benchmarks/samegame_papers.py --calibrate 8 --game-iterations 315000 -v
+    python benchmarks/samegame_papers.py --parts a --boards 100 --game-iterations 315000 -v --out a.jsonl
+    python benchmarks/samegame_papers.py --parts a --boards 20 --game-time 10 --clock cpu
     python benchmarks/samegame_papers.py --parts b --b-boards 100 --b-time 1
     python benchmarks/samegame_papers.py --parts c --position-time 30
 """
