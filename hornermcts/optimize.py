@@ -58,10 +58,12 @@ PRESETS = {
 ANNEAL_FROM_SCRATCH = (0.1, 0.0005)
 ANNEAL_REFINE = (0.02, 0.0005)
 
-#: Annealing restarts grow with the searched variables: at least one per this many
-#: (many variables make MCTS trees deep and the order landscape rugged; measured on
-#: structured(30,6000,1) and det(7); inputs up to 15 variables keep one run).
-VARIABLES_PER_RESTART = 15
+#: Annealing restarts grow with the searched variables: one run up to
+#: ANNEAL_ONE_RUN_UP_TO variables, one more per VARIABLES_PER_RESTART beyond (many
+#: variables make MCTS trees deep and the order landscape rugged; measured on
+#: structured(30,6000,1), where one or two runs left some seeds above FORM O4).
+ANNEAL_ONE_RUN_UP_TO = 15
+VARIABLES_PER_RESTART = 10
 
 #: How many of the best orders found get the greedy step (FORM's O3 does the same).
 DEFAULT_CANDIDATES = 5
@@ -297,7 +299,8 @@ def optimize(
         MCTS builds schemes outermost-first, innermost-first, or runs both.
     repeats : int, default 1
         Independent restarts of each search; the best is kept.  Annealing
-        restarts at least once per :data:`VARIABLES_PER_RESTART` variables.
+        runs at least once, plus once per :data:`VARIABLES_PER_RESTART`
+        variables beyond :data:`ANNEAL_ONE_RUN_UP_TO`.
     seed : int, optional
         Makes the searches reproducible (iteration budgets only).
     time_limit : float, optional
@@ -372,7 +375,8 @@ def optimize(
         t_start, t_end = ANNEAL_REFINE if searches else ANNEAL_FROM_SCRATCH
         free = problem.state_of(start)
         if len(free) >= 2:
-            restarts = max(repeats, math.ceil(len(free) / VARIABLES_PER_RESTART))
+            extra = math.ceil(max(len(free) - ANNEAL_ONE_RUN_UP_TO, 0) / VARIABLES_PER_RESTART)
+            restarts = max(repeats, 1 + extra)
             found = anneal(lambda state: score(problem.scheme(state)), free, steps=iterations,
                            t_start=t_start * start_ops, t_end=t_end * start_ops, restarts=restarts,
                            seed=None if seed is None else seed + 104729, time_limit=time_limit,
