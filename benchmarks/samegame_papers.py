@@ -46,6 +46,12 @@ Measured on the project's 2-core machine (shared with other jobs), 2026-11-21:
     error 47.4), 95% CI 2,588 .. 2,776; +38.4, t = 0.81, p = 0.42; 412,039
     iterations, 9.2 s wall (8.1 s CPU) per game.
 
+  - ``--game-iterations 315000 --forget-best`` (each move's search on its
+    own, no best line remembered across moves): 1,995.4 (standard error
+    41.1), -648.6, t = -15.8; 809 points below keeping it on the same boards
+    (99 of 100 boards lower): the paper's 2,644 needs the saved top-score
+    line to carry over from move to move.
+
   Paired on the same boards: iterations vs CPU-time split +53 (p = 0.26),
   CPU vs wall +69 (p = 0.17), iterations vs wall +122 (p = 0.008). Earlier
   (slower code, ~2.9x fewer iterations per CPU second in late-game trees):
