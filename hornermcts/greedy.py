@@ -276,7 +276,11 @@ def _apply(nf: _Nary, e: int, pattern, t: int) -> bool:
 
 
 def pair_greedy(nf: _Nary, max_steps: int | None = None) -> int:
-    """Substitute the most frequent pair pattern until none occurs twice; return steps."""
+    """Substitute the pair pattern of largest saving until none saves; return the steps taken.
+
+    A pattern found in ``k`` expressions saves ``k - 1`` operations (``k``
+    when it is a ``c*a`` already computed for a sum).
+    """
     where: dict = {}
     for e, (kind, terms) in nf.exprs.items():
         for p in _pairs(kind, terms):
@@ -407,6 +411,9 @@ def factorize(nf: _Nary) -> int:
     return steps
 
 
+_factorize = factorize  # greedy()'s keyword of the same name hides it there
+
+
 def _exact_scalars(dag: Dag) -> bool:
     """True if every scalar of the DAG is an exact rational (the rewrites then stay exact)."""
     scalars = [c for c, _ in dag.roots]
@@ -448,7 +455,7 @@ def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
         nf = _Nary(best)
         nf.push_coefficients()
         pair_greedy(nf)
-        if factorize and globals()["factorize"](nf):
+        if factorize and _factorize(nf):
             pair_greedy(nf)
         out = nf.to_dag()
         ops = out.count().total

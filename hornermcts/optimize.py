@@ -24,6 +24,7 @@ Examples
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -319,8 +320,6 @@ def optimize(
     -------
     OptimizeResult
     """
-    import time
-
     clock = time.perf_counter()
     _check_options(iterations, cp, schedule, direction, repeats, time_limit, preset, greedy, candidates)
     searches_wanted, preset_greedy = PRESETS[preset]
@@ -363,8 +362,8 @@ def optimize(
             searches.append(found)
             record(found.history, lambda reward: round(problem.input_operations / reward))
             offset += found.iterations
-            for state, ops in problem._cache.items():
-                scored.setdefault(problem.scheme(state), ops)
+            for scheme, ops in problem.scored().items():
+                scored.setdefault(scheme, ops)
             if found.interrupted:
                 interrupted = True
                 break

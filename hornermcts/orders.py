@@ -103,6 +103,10 @@ class HornerOrderProblem:
             self._cache[state] = ops
         return ops
 
+    def scored(self) -> dict:
+        """``{scheme: operations}`` of every complete order scored so far."""
+        return {self.scheme(state): ops for state, ops in self._cache.items()}
+
     def state_of(self, scheme) -> tuple:
         """The complete state whose scheme is ``scheme`` (inverse of :meth:`scheme`)."""
         order = tuple(v for v in scheme if v not in self.absent and v not in self.fixed)

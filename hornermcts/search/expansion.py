@@ -27,6 +27,18 @@ __all__ = ["single_expansion", "full_expansion", "ThresholdExpansion", "make_exp
 Expansion = Callable[[Node, Any, Any], Node]
 
 
+def _pop_random(items: list, rng: Any):
+    """Remove and return a uniformly drawn element of a non-empty list in O(1) (order not kept)."""
+    n = len(items)
+    if n == 1:
+        return items.pop()
+    i = int(rng.random() * n)
+    item = items[i]
+    items[i] = items[-1]
+    items.pop()
+    return item
+
+
 def single_expansion(node: Node, problem: Any, rng: Any) -> Node:
     """Add one child per visit, for an untried move chosen at random.
 
@@ -50,16 +62,9 @@ def single_expansion(node: Node, problem: Any, rng: Any) -> Node:
     untried = node.untried
     if untried is None:
         untried = node.untried = list(problem.moves(node.state))
-    n = len(untried)
-    if not n:
+    if not untried:
         return node
-    if n > 1:
-        i = int(rng.random() * n)
-        move = untried[i]
-        untried[i] = untried[-1]
-        untried.pop()
-    else:
-        move = untried.pop()
+    move = _pop_random(untried, rng)
     child = Node(problem.apply(node.state, move), move, node)
     node.children.append(child)
     return child
@@ -88,17 +93,9 @@ def full_expansion(node: Node, problem: Any, rng: Any) -> Node:
         children = [Node(None, move, node) for move in problem.moves(node.state)]
         node.children = children
         node.unvisited = children[:]
-    unvisited = node.unvisited
-    n = len(unvisited)
-    if not n:
+    if not node.unvisited:
         return node
-    if n > 1:
-        i = int(rng.random() * n)
-        child = unvisited[i]
-        unvisited[i] = unvisited[-1]
-        unvisited.pop()
-    else:
-        child = unvisited.pop()
+    child = _pop_random(node.unvisited, rng)
     child.state = problem.apply(node.state, child.move)
     return child
 
