@@ -107,6 +107,7 @@ from sympy.printing.numpy import NumPyPrinter
 from sympy.printing.pycode import PythonCodePrinter
 
 from .dag import ONE, Dag, power_plan
+from .opcount import OpCount, expression_count
 
 __all__ = [
     "emit",
@@ -423,11 +424,14 @@ class _Program:
 
     ``inputs`` ``[(symbol, local)]``; ``pieces`` ``[(local, expression in locals)]``;
     ``steps`` ``[(local, expression)]`` (powers and DAG nodes, in order);
-    ``outputs`` ``[expression]``; ``ops`` the DAGs' operation total.
+    ``outputs`` ``[expression]``, one per output of every DAG; ``count`` the
+    :class:`~hornermcts.opcount.OpCount` of these statements (for one DAG
+    its ``count()``: the program is written from
+    :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
     """
 
     def __init__(self, obj, name: str):
-        dags = _dags(obj)
+        dags = [d.delivered() for d in _dags(obj)]
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
             raise ValueError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
         if name.lower() in _RESERVED:
@@ -439,7 +443,7 @@ class _Program:
         self.pieces: list = []
         self.steps: list = []
         self.outputs: list = []
-        self.ops = sum(d.count().total for d in dags)
+        self.count = OpCount()
         self.n_nodes = sum(len(d.reachable()) for d in dags)
         _check_defined(dags)
         piece_local: dict = {}
@@ -452,6 +456,7 @@ class _Program:
                     if piece not in piece_local:
                         piece_local[piece] = names.take(str(s))
                         self.pieces.append((piece_local[piece], piece.xreplace(local)))
+                        self.count += expression_count(piece)
                     sym_local[s] = piece_local[piece]
                 else:
                     sym_local[s] = local[s]
@@ -470,16 +475,24 @@ class _Program:
                 sym = names.take(f"{loc}_{n}")
                 self.steps.append((sym, sympy.Mul(power[loc, a], power[loc, b], evaluate=False)))
                 power[loc, n] = sym
+                self.count += OpCount(powers=1)
         for dag, var_local in zip(dags, var_locals):
-            self.outputs.append(self._lower(dag, var_local, power, names))
+            self.outputs += self._lower(dag, var_local, power, names)
 
-    def _lower(self, dag: Dag, var_local: list, power: dict, names: _Names):
+    @property
+    def ops(self) -> int:
+        """Operations of the program in FORM's model (what the header states)."""
+        return self.count.total
+
+    def _lower(self, dag: Dag, var_local: list, power: dict, names: _Names) -> list:
+        """The expressions of every output of ``dag``; the temporaries go to ``self.steps``."""
         nodes = dag.nodes
         order = dag.reachable()
         uses = dag.uses()
+        roots = {node for _, node in dag.roots}
         ref: dict[int, sympy.Expr] = {}
         weight: dict[int, int] = {}
-        root = dag.root[1]
+        adds = mults = 0
         for node in order:
             key = nodes[node]
             kind = key[0]
@@ -493,27 +506,35 @@ class _Program:
             if kind == "mul":
                 expr = sympy.Mul(ref[key[1]], ref[key[2]], evaluate=False)
                 w = 1 + weight[key[1]] + weight[key[2]]
+                mults += 1
             elif kind == "scale":
                 expr = _scaled(key[1], ref[key[2]])
                 w = 1 + weight[key[2]]
+                mults += 1
             else:
                 parts = []
                 w = 1
+                adds += 1
                 for c, child in key[1:]:
                     if child == ONE:
                         parts.append(_constant(c))
                     else:
                         parts.append(_scaled(c, ref[child]))
                         w += weight[child] + (c not in (1, -1))
+                        mults += c not in (1, -1)
                 expr = sympy.Add(*parts, evaluate=False)
-            if node != root and (uses[node] > 1 or w > MAX_INLINE):
+            if uses[node] > 1 or (w > MAX_INLINE and node not in roots):
                 sym = names.temporary()
                 self.steps.append((sym, expr))
                 ref[node], weight[node] = sym, 0
             else:
                 ref[node], weight[node] = expr, w
-        c, node = dag.root
-        return _constant(c) if node == ONE else _scaled(c, ref[node])
+        outputs = []
+        for c, node in dag.roots:
+            outputs.append(_constant(c) if node == ONE else _scaled(c, ref[node]))
+            mults += node != ONE and c not in (1, -1)
+        self.count += OpCount(adds, mults)
+        return outputs
 
     @property
     def n_vars(self) -> int:
@@ -1430,7 +1451,7 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
                                    f"{(proc.stderr or proc.stdout)[-4000:]}")
             os.replace(built, library)
     symbols = input_symbols(obj)
-    compiled = CompiledPolynomial(library, source, name, symbols, len(_dags(obj)), precision)
+    compiled = CompiledPolynomial(library, source, name, symbols, sum(len(d.roots) for d in _dags(obj)), precision)
     compiled._scratch = scratch  # removed with the object
     compiled.flags = tuple(flags)
     return compiled

@@ -28,22 +28,32 @@ Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
 
 * a sum node costs one addition; an operand ``c*a`` with ``c`` not +-1 (and
   ``a`` not the constant) costs one multiplication, and with sharing each
-  distinct ``|c|*a`` is computed once (FORM shares these too);
+  distinct ``|c|*a`` is computed once (FORM shares these too): the code
+  realises this through :meth:`Dag.delivered`, which makes every such
+  operand used more than once a scale node, so it becomes a temporary;
 * a product node costs one multiplication; a scale node ``c*a`` costs one,
   and is the same value as an operand ``c*a`` of a sum (shared with it);
 * an output costs one multiplication when its scalar is not +-1;
 * powers: with sharing, the powers each variable needs are computed together
   by :func:`power_plan` (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more
   than repeated squaring of each; without sharing each occurrence of ``x^n``
-  costs :func:`~hornermcts.opcount.power_cost` ``(n)``.
+  costs :func:`~hornermcts.opcount.power_cost` ``(n)``;
+* each distinct opaque piece (``sin(x + y)``, ``1/z``) is computed once, at
+  the cost of its own arithmetic (:func:`~hornermcts.opcount.expression_count`).
+
+Every emitted artifact (:mod:`hornermcts.codegen`, the views of
+:mod:`hornermcts.views`) is written from :meth:`Dag.delivered` and contains
+exactly :meth:`Dag.count` operations; the tests check this with a counter
+that reads the emitted text.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
 
-from .opcount import OpCount, power_cost
+from .opcount import OpCount, expression_count, power_cost
 
 __all__ = ["Dag", "power_plan", "content"]
 
@@ -186,7 +196,8 @@ class Dag:
         computed by :func:`power_plan`; ``shared=False`` counts the plain
         Horner form, every occurrence of a subexpression again.
         """
-        adds = mults = pows = 0
+        pieces = self.pieces_count()
+        adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
         for c, root in self.roots:
             if root != ONE and not _is_unit(c):
                 mults += 1
@@ -206,7 +217,7 @@ class Dag:
                 elif kind == "pow":
                     needed.setdefault(key[1], set()).add(key[2])
             mults += len(scaled)
-            pows = sum(len(power_plan(ns)) for ns in needed.values())
+            pows += sum(len(power_plan(ns)) for ns in needed.values())
             return OpCount(adds, mults, pows)
         times = self.tree_multiplicity()
         for node, t in enumerate(times):
@@ -222,6 +233,67 @@ class Dag:
             elif kind == "pow":
                 pows += t * power_cost(key[2])
         return OpCount(adds, mults, pows)
+
+    def pieces_count(self) -> OpCount:
+        """Operations inside the opaque pieces, each distinct piece once (``1/z``: one)."""
+        out = OpCount()
+        for piece in set(self.opaque.values()):
+            out = out + expression_count(piece)
+        return out
+
+    def delivered(self) -> "Dag":
+        """This DAG with every coefficient operand ``c*a`` used more than once made a scale node.
+
+        :meth:`count` charges each distinct ``|c|*a`` once (it is computed
+        once and shared, as FORM does).  In the DAG returned every sum
+        operand that still carries a coefficient is its only use, and each
+        shared one is a ``("scale", |c|, a)`` node (the sign stays in the
+        sum); code that computes each node once and writes the operands
+        inline therefore has exactly ``count()`` operations.  The DAG
+        itself is returned when there is nothing to share.
+
+        >>> import sympy
+        >>> from hornermcts.parse import from_sympy
+        >>> from hornermcts.horner import horner_dag
+        >>> w, x, y, z = sympy.symbols("w x y z")
+        >>> dag = horner_dag(from_sympy(x*(y + 2*z) + w + 2*z), ["x"])   # 2*z in two sums
+        >>> out = dag.delivered()
+        >>> [key for key in out.nodes if key[0] == "scale"], out.count() == dag.count()
+        ([('scale', 2, 3)], True)
+        """
+        order = self.reachable()
+        seen: Counter = Counter()
+        for node in order:
+            key = self.nodes[node]
+            if key[0] == "add":
+                seen.update((abs(c), ch) for c, ch in key[1:] if ch != ONE and not _is_unit(c))
+            elif key[0] == "scale":
+                seen[key[1], key[2]] += 1
+        if all(n == 1 for n in seen.values()):
+            return self
+        out = Dag(self.symbols, dict(self.opaque))
+        new = {ONE: ONE}
+        for node in order:
+            key = self.nodes[node]
+            kind = key[0]
+            if kind == "one":
+                continue
+            if kind == "pow":
+                new[node] = out._intern(key)
+            elif kind == "mul":
+                new[node] = out.mul(new[key[1]], new[key[2]])
+            elif kind == "scale":
+                new[node] = out._intern(("scale", key[1], new[key[2]]))
+            else:
+                operands = []
+                for c, ch in key[1:]:
+                    if ch != ONE and not _is_unit(c) and seen[abs(c), ch] > 1:
+                        operands.append((1 if c > 0 else -1, out._intern(("scale", abs(c), new[ch]))))
+                    else:
+                        operands.append((c, new[ch]))
+                new[node] = out._intern(("add",) + tuple(operands))
+        out.roots = [(c, new[node]) for c, node in self.roots]
+        return out
 
     def reachable(self) -> list[int]:
         """Ids of the nodes the outputs depend on, operands before users."""

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
-__all__ = ["OpCount", "power_cost", "original_count", "sympy_count_ops"]
+__all__ = ["OpCount", "power_cost", "original_count", "expression_count", "sympy_count_ops"]
 
 
 @dataclass(frozen=True)
@@ -105,6 +105,60 @@ def original_count(poly) -> OpCount:
     coef_mults[factors == 0] = 0
     mults = int(np.maximum(factors - 1, 0).sum() + coef_mults.sum())
     return OpCount(additions=n - 1, multiplications=mults, powers=int(_power_costs(exps).sum()))
+
+
+def expression_count(expr) -> OpCount:
+    """Operations of a SymPy expression evaluated as written, in FORM's model.
+
+    Every occurrence counts again (no sharing): a sum of k terms costs k-1
+    additions; a product of k factors k-1 multiplications, where a number
+    other than +-1 is a factor and a sign is free; ``b**n`` for an integer
+    ``n >= 2`` costs :func:`power_cost` ``(n)``; a quotient ``a/b`` (factors
+    with negative integer exponents) one multiplication for the division;
+    function calls and other powers (``sin(x)``, ``sqrt(x)``, ``x**y``) are
+    free, their arguments are counted.  This is the count of the nested
+    ``result.expression()`` view and of an input "as given".
+
+    >>> import sympy
+    >>> x, y, z = sympy.symbols("x y z")
+    >>> expression_count((x + y + z)**8)
+    OpCount(additions=2, multiplications=0, powers=3)
+    >>> expression_count(3*x**2*y - x/z + sympy.sin(x + 1)).total  # 2+1 *, 1 /, 3 +
+    7
+    """
+    adds = mults = pows = 0
+    stack = [sympy.sympify(expr)]
+    while stack:
+        e = stack.pop()
+        if e.is_Atom:
+            continue
+        if e.is_Add:
+            adds += len(e.args) - 1
+            stack.extend(e.args)
+        elif e.is_Mul:
+            numerator = denominator = 0
+            for f in e.args:
+                if f.is_Number:
+                    if abs(f) != 1:
+                        numerator += 1
+                    continue
+                if f.is_Pow and f.exp.is_Integer and f.exp < 0:
+                    denominator += 1
+                    if f.exp != -1:
+                        pows += power_cost(-int(f.exp))
+                    stack.append(f.base)
+                    continue
+                numerator += 1
+                stack.append(f)
+            mults += max(numerator - 1, 0) + max(denominator - 1, 0) + (1 if denominator else 0)
+        elif e.is_Pow and e.exp.is_Integer:
+            n = int(e.exp)
+            pows += power_cost(abs(n))
+            mults += 1 if n < 0 else 0  # 1/b**n: a division
+            stack.append(e.base)
+        else:
+            stack.extend(e.args)
+    return OpCount(adds, mults, pows)
 
 
 def sympy_count_ops(expr) -> int:

@@ -1,7 +1,14 @@
 """Views of an optimized DAG: SymPy assignments, one nested expression, a graph.
 
 Every view is exactly equal to the input polynomial, with the opaque
-(non-polynomial) pieces restored.
+(non-polynomial) pieces restored.  The assignments and the graph are written
+from :meth:`~hornermcts.dag.Dag.delivered` and realise exactly
+``dag.count()`` operations: each shared subexpression, each shared scaled
+operand ``c*a`` and each power step (``x^3 = x^2*x``) is a temporary, and an
+opaque piece with arithmetic inside (``1/z``, ``sin(x + y)``) is computed
+once.  The nested expression has no temporaries by nature: it repeats what
+is shared, and its own count is :func:`~hornermcts.opcount.expression_count`
+of it (``>= dag.count()``).
 
 Examples
 --------
@@ -18,9 +25,11 @@ x**2*(x*(y + 3) + (y + 3))
 [(t0, y + 3)]
 >>> out
 x**2*(t0*x + t0)
+>>> dag.count().total
+5
 >>> graph = to_networkx(dag)
->>> graph.nodes[graph.graph["root"]]["op"]
-'mul'
+>>> sum(1 for _, op in graph.nodes(data="op") if op in ("add", "mul"))
+5
 """
 from __future__ import annotations
 
@@ -29,7 +38,8 @@ from typing import Iterator, Mapping
 
 import sympy
 
-from .dag import ONE, Dag
+from .dag import ONE, Dag, power_plan
+from .opcount import expression_count
 
 __all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "evaluate_dag"]
 
@@ -51,11 +61,10 @@ def _scaled(c, expr):
     return sympy.Mul(_number(c), expr, evaluate=False)
 
 
-def _node_expression(dag: Dag, key, operand) -> sympy.Expr:
+def _node_expression(dag: Dag, key, operand, power) -> sympy.Expr:
     kind = key[0]
     if kind == "pow":
-        sym = dag.symbols[key[1]]
-        return sym if key[2] == 1 else sympy.Pow(sym, key[2], evaluate=False)
+        return power(key[1], key[2])
     if kind == "mul":
         return sympy.Mul(operand(key[1]), operand(key[2]), evaluate=False)
     if kind == "scale":
@@ -68,16 +77,26 @@ def _node_expression(dag: Dag, key, operand) -> sympy.Expr:
     return sympy.S.One
 
 
-def _restore(expr, dag: Dag):
-    return expr.xreplace(dag.opaque) if dag.opaque else expr
+def _outputs(dag: Dag, names) -> list:
+    return [_number(c) if root == ONE else _scaled(c, names[root]) for c, root in dag.roots]
 
 
 def to_expressions(dag: Dag) -> list:
-    """Each output of the DAG as one nested SymPy expression, no temporaries."""
+    """Each output of the DAG as one nested SymPy expression, no temporaries.
+
+    The opaque pieces stand in place; nothing is re-evaluated, so the
+    expression is the optimized form as built (its operations:
+    :func:`~hornermcts.opcount.expression_count`).
+    """
+    bases = [dag.opaque.get(s, s) for s in dag.symbols]
+
+    def power(var, n):
+        return bases[var] if n == 1 else sympy.Pow(bases[var], n, evaluate=False)
+
     built: dict[int, sympy.Expr] = {}
     for node in dag.reachable():
-        built[node] = _node_expression(dag, dag.nodes[node], built.__getitem__)
-    return [_restore(_number(c) if root == ONE else _scaled(c, built[root]), dag) for c, root in dag.roots]
+        built[node] = _node_expression(dag, dag.nodes[node], built.__getitem__, power)
+    return _outputs(dag, built)
 
 
 def to_expression(dag: Dag, output: int = 0) -> sympy.Expr:
@@ -91,60 +110,171 @@ def _temporary_names(dag: Dag, prefix: str = "t") -> Iterator[sympy.Symbol]:
 
 
 def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
-    """The DAG in the shape ``sympy.cse`` returns: ``(replacements, [expr])``.
+    """The DAG in the shape ``sympy.cse`` returns: ``(replacements, [expr, ...])``.
 
-    Every node used more than once (a common subexpression), except bare
-    variables, becomes a temporary ``(symbol, expression)``; temporaries come
-    before their first use.  ``symbols`` is an iterator of names for them
-    (default ``t0, t1, ...`` avoiding the input's names).
+    Temporaries ``(symbol, expression)`` come before their first use: every
+    opaque piece with arithmetic inside (``1/z``), every power step used
+    more than once (``x**2`` for ``x**3 = x**2*x``), every node used more
+    than once (a common subexpression, or a scaled operand ``2*a`` shared by
+    several sums).  Counted in FORM's model the replacements and outputs
+    hold exactly ``dag.count()`` operations.  ``symbols`` is an iterator of
+    names for the temporaries (default ``t0, t1, ...`` avoiding the input's
+    names).
     """
+    dag = dag.delivered()
     symbols = symbols if symbols is not None else _temporary_names(dag)
-    uses = dag.uses()
-    names: dict[int, sympy.Expr] = {}
     replacements = []
+
+    def temporary(expr):
+        sym = next(symbols)
+        replacements.append((sym, expr))
+        return sym
+
+    bases = []
+    for s in dag.symbols:
+        piece = dag.opaque.get(s)
+        bases.append(s if piece is None else temporary(piece) if expression_count(piece).total else piece)
+    uses = dag.uses()
+    powers = _power_steps(dag, uses)
+    value: dict = {}
+
+    def power(var, n):
+        if (var, n) not in value:
+            if n == 1:
+                value[var, n] = bases[var]
+            else:
+                a, b, shared = powers[var, n]
+                expr = (sympy.Pow(power(var, a), 2, evaluate=False) if a == b
+                        else sympy.Mul(power(var, a), power(var, b), evaluate=False))
+                value[var, n] = temporary(expr) if shared else expr
+        return value[var, n]
+
+    names: dict[int, sympy.Expr] = {}
     for node in dag.reachable():
         key = dag.nodes[node]
-        expr = _node_expression(dag, key, names.__getitem__)
-        if uses[node] > 1 and not (key[0] == "pow" and key[2] == 1) and key[0] != "one":
-            sym = next(symbols)
-            replacements.append((sym, _restore(expr, dag)))
-            expr = sym
+        expr = _node_expression(dag, key, names.__getitem__, power)
+        if uses[node] > 1 and key[0] in ("add", "mul", "scale"):
+            expr = temporary(expr)
         names[node] = expr
-    outs = [_number(c) if root == ONE else _scaled(c, names[root]) for c, root in dag.roots]
-    return replacements, [_restore(out, dag) for out in outs]
+    return replacements, _outputs(dag, names)
+
+
+def _power_steps(dag: Dag, uses) -> dict:
+    """``{(var, n): (a, b, shared)}``: ``x^n = x^a * x^b`` by the power plan, ``shared`` if used twice or more."""
+    needed: dict[int, set] = {}
+    direct: dict = {}
+    for node in dag.reachable():
+        key = dag.nodes[node]
+        if key[0] == "pow" and key[2] > 1:
+            needed.setdefault(key[1], set()).add(key[2])
+            direct[key[1], key[2]] = uses[node]
+    steps = {}
+    for var, exponents in needed.items():
+        plan = power_plan(exponents)
+        reads: dict = {}
+        for _, a, b in plan:
+            for m in {a, b}:
+                reads[m] = reads.get(m, 0) + 1
+        for n, a, b in plan:
+            steps[var, n] = (a, b, reads.get(n, 0) + direct.get((var, n), 0) > 1)
+    return steps
 
 
 def to_networkx(dag: Dag):
-    """The DAG as a ``networkx.DiGraph``.
+    """The optimized form as a ``networkx.DiGraph`` in which every operation is one node.
 
-    Nodes are DAG node ids with attributes ``op`` (``"one"``, ``"pow"``,
-    ``"mul"``, ``"add"``, ``"scale"``), and for powers ``symbol`` and ``exponent``; edges
-    go from operand to user with ``position`` (operand order) and
-    ``coefficient`` (the exact scalar the operand is multiplied by).  Graph
-    attributes: ``outputs``, the list of ``(scalar, node)`` of every output;
-    ``root`` and ``root_coefficient``, the first one's node and scalar;
-    ``opaque``, the placeholders and the pieces they stand for.
+    Nodes are numbered ``0, 1, ...`` with an attribute ``op``:
+
+    ``"input"``
+        a variable or an opaque piece: ``symbol`` (the variable, or the
+        piece such as ``sin(y)``) and ``operations`` (the arithmetic inside
+        the piece, computed once; 0 for a variable);
+    ``"constant"``
+        a number, ``value`` (exact, as text: ``"3/4"``);
+    ``"add"``
+        one addition of its two operands;
+    ``"mul"``
+        one multiplication: of its two operands, or of its one operand by
+        the number ``coefficient`` (exact, as text); ``power=True`` marks
+        the steps that raise a variable to a power (``x^3 = x^2*x``).
+
+    Edges go from operand to user with ``position`` (0, 1) and ``sign``
+    (+1 or -1: the operand is added or subtracted).  Graph attributes:
+    ``outputs``, the list of ``(sign, node)`` of every output (the output is
+    ``sign * value(node)``); ``root`` and ``root_sign``, the first one's.
+    The ``"add"`` and ``"mul"`` nodes plus the pieces' ``operations`` are
+    exactly ``dag.count()``; every attribute is a number, a string or a
+    bool, so the graph exports to GraphML, GEXF and JSON.
     """
     import networkx as nx
 
-    graph = nx.DiGraph(root=dag.root[1], root_coefficient=dag.root[0], outputs=list(dag.roots),
-                       opaque=dict(dag.opaque))
-    for node in dag.reachable():
-        key = dag.nodes[node]
+    dag = dag.delivered()
+    graph = nx.DiGraph()
+    ids: dict = {}
+
+    def node(key, **attrs) -> int:
+        if key not in ids:
+            ids[key] = len(ids)
+            graph.add_node(ids[key], **attrs)
+        return ids[key]
+
+    def edge(src: int, dst: int, position: int, sign: int = 1) -> None:
+        graph.add_edge(src, dst, position=position, sign=sign)
+
+    def leaf(var: int) -> int:
+        s = dag.symbols[var]
+        piece = dag.opaque.get(s)
+        symbol = s if piece is None else piece
+        return node(("input", var), op="input", symbol=str(symbol),
+                    operations=0 if piece is None else expression_count(piece).total)
+
+    def power(var: int, n: int) -> int:
+        if n == 1:
+            return leaf(var)
+        key = ("pow", var, n)
+        if key not in ids:
+            a, b, _ = steps[var, n]
+            first, second = power(var, a), power(var, b)
+            node(key, op="mul", power=True)
+            edge(first, ids[key], 0)
+            edge(second, ids[key], 1)
+        return ids[key]
+
+    def scaled(c, operand: int) -> tuple:
+        """``(sign, node)`` of ``c * operand``: a coefficient multiplication unless ``c`` is +-1."""
+        if c == 1 or c == -1:
+            return c, operand
+        key = ("scale", abs(c), operand)
+        if key not in ids:
+            node(key, op="mul", coefficient=str(abs(c)))
+            edge(operand, ids[key], 0)
+        return (1 if c > 0 else -1), ids[key]
+
+    def constant(c) -> int:
+        return node(("constant", c), op="constant", value=str(c))
+
+    steps = _power_steps(dag, dag.uses())
+    made: dict[int, int] = {}
+    for n in dag.reachable():
+        key = dag.nodes[n]
         kind = key[0]
         if kind == "pow":
-            sym = dag.symbols[key[1]]
-            graph.add_node(node, op="pow", symbol=dag.opaque.get(sym, sym), exponent=key[2])
-        else:
-            graph.add_node(node, op=kind)
-        if kind == "mul":
-            for pos, child in enumerate(key[1:]):
-                graph.add_edge(child, node, position=pos, coefficient=1)
-        elif kind == "add":
-            for pos, (c, child) in enumerate(key[1:]):
-                graph.add_edge(child, node, position=pos, coefficient=c)
+            made[n] = power(key[1], key[2])
+        elif kind == "mul":
+            made[n] = node(("node", n), op="mul")
+            edge(made[key[1]], made[n], 0)
+            edge(made[key[2]], made[n], 1)
         elif kind == "scale":
-            graph.add_edge(key[2], node, position=0, coefficient=key[1])
+            made[n] = scaled(key[1], made[key[2]])[1]
+        elif kind == "add":
+            made[n] = node(("node", n), op="add")
+            for pos, (c, child) in enumerate(key[1:]):
+                sign, src = (1, constant(c)) if child == ONE else scaled(c, made[child])
+                edge(src, made[n], pos, sign)
+    outputs = []
+    for c, root in dag.roots:
+        outputs.append((1, constant(c)) if root == ONE else scaled(c, made[root]))
+    graph.graph.update(outputs=outputs, root=outputs[0][1], root_sign=outputs[0][0])
     return graph
 
 
