@@ -13,7 +13,7 @@ that needs far fewer operations, with views and evaluation code.
 from .dag import Dag
 from .fastcount import FastCounter
 from .horner import horner_dag
-from .opcount import OpCount, original_count, sympy_count_ops
+from .opcount import OpCount, expression_count, original_count, sympy_count_ops
 from .optimize import OptimizeResult, optimize
 from .orders import HornerOrderProblem
 from .parse import ParseError, as_polynomial, from_poly, from_sympy, from_text, read_file
@@ -41,6 +41,7 @@ __all__ = [
     "HornerOrderProblem",
     "OpCount",
     "original_count",
+    "expression_count",
     "sympy_count_ops",
     "to_assignments",
     "to_expression",

@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
             "variables": [str(s) for s in poly.symbols],
             "before": result.before.as_dict(),
             "after": result.after.as_dict(),
+            "form": result.form,
             "horner_cse": result.cse.as_dict(),
             "baselines": result.baselines,
             "order": [str(s) for s in result.order],

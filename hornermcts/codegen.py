@@ -173,7 +173,7 @@ _RESERVED = frozenset(
     module program call then
     math numpy abs sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh pow fabs floor
     ceil fmod hypot erf gamma min max sum
-    dd_t dd_pair dd_two_sum dd_two_prod dd_add dd_add_d dd_mul dd_mul_d dd_neg dd_round
+    dd_t dd_pair dd_two_sum dd_two_prod dd_add dd_add_d dd_mul dd_mul_d dd_neg dd_round dd_input
     """.split()
 ) | frozenset(k.lower() for k in keyword.kwlist)
 
@@ -631,6 +631,10 @@ static inline double dd_round(dd_t a) { return a.hi + a.lo; }
 
 _PYTHON_RUNTIME = '''
 # compensated arithmetic: a value is a pair (hi, lo), hi + lo (see hornermcts.codegen)
+def dd_input(v):  # an input as a float (or an array of floats): a conversion, not an operation
+    return 1.0 * v
+
+
 def dd_two_sum(a, b):  # exactly a + b (Knuth)
     s = a + b
     z = s - a
@@ -1041,7 +1045,7 @@ def _python_source(obj, name: str, numpy_mode: bool, precision: str) -> str:
         lines.append(f"def {name}(x):")
         lines += ["    " + d if d else "" for d in doc]
         if nv:
-            convert = "1.0 * v" if compensated else "float(v)"
+            convert = "dd_input(v)" if compensated else "float(v)"
             lines.append(f"    {', '.join(locals_)}{',' if nv == 1 else ''} = ({convert} for v in x)")
         lines += ["    " + b for b in body]
         lines.append(f"    return {results[0] if k_out == 1 else '(' + ', '.join(results) + ',)'}")

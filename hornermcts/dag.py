@@ -33,7 +33,8 @@ Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
   operand used more than once a scale node, so it becomes a temporary;
 * a product node costs one multiplication; a scale node ``c*a`` costs one,
   and is the same value as an operand ``c*a`` of a sum (shared with it);
-* an output costs one multiplication when its scalar is not +-1;
+* an output costs one multiplication when its scalar is not +-1 (shared
+  with an equal scaled operand elsewhere);
 * powers: with sharing, the powers each variable needs are computed together
   by :func:`power_plan` (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more
   than repeated squaring of each; without sharing each occurrence of ``x^n``
@@ -198,12 +199,9 @@ class Dag:
         """
         pieces = self.pieces_count()
         adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
-        for c, root in self.roots:
-            if root != ONE and not _is_unit(c):
-                mults += 1
         if shared:
             needed: dict[int, set] = {}
-            scaled = set()
+            scaled = {(abs(c), root) for c, root in self.roots if root != ONE and not _is_unit(c)}
             for node in self.reachable():
                 key = self.nodes[node]
                 kind = key[0]
@@ -219,6 +217,7 @@ class Dag:
             mults += len(scaled)
             pows += sum(len(power_plan(ns)) for ns in needed.values())
             return OpCount(adds, mults, pows)
+        mults += sum(1 for c, root in self.roots if root != ONE and not _is_unit(c))
         times = self.tree_multiplicity()
         for node, t in enumerate(times):
             if not t:
@@ -245,10 +244,11 @@ class Dag:
         """This DAG with every coefficient operand ``c*a`` used more than once made a scale node.
 
         :meth:`count` charges each distinct ``|c|*a`` once (it is computed
-        once and shared, as FORM does).  In the DAG returned every sum
-        operand that still carries a coefficient is its only use, and each
-        shared one is a ``("scale", |c|, a)`` node (the sign stays in the
-        sum); code that computes each node once and writes the operands
+        once and shared, as FORM does), whether it is a sum's operand, a
+        scale node or an output.  In the DAG returned every sum operand or
+        output that still carries a coefficient is its only use, and each
+        shared one is a ``("scale", |c|, a)`` node (the sign stays with the
+        user); code that computes each node once and writes the operands
         inline therefore has exactly ``count()`` operations.  The DAG
         itself is returned when there is nothing to share.
 
@@ -262,7 +262,7 @@ class Dag:
         ([('scale', 2, 3)], True)
         """
         order = self.reachable()
-        seen: Counter = Counter()
+        seen: Counter = Counter((abs(c), root) for c, root in self.roots if root != ONE and not _is_unit(c))
         for node in order:
             key = self.nodes[node]
             if key[0] == "add":
@@ -292,7 +292,12 @@ class Dag:
                     else:
                         operands.append((c, new[ch]))
                 new[node] = out._intern(("add",) + tuple(operands))
-        out.roots = [(c, new[node]) for c, node in self.roots]
+        out.roots = []
+        for c, node in self.roots:
+            if node != ONE and not _is_unit(c) and seen[abs(c), node] > 1:
+                out.roots.append((1 if c > 0 else -1, out._intern(("scale", abs(c), new[node]))))
+            else:
+                out.roots.append((c, new[node]))
         return out
 
     def reachable(self) -> list[int]:

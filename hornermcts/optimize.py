@@ -25,13 +25,16 @@ from __future__ import annotations
 
 import math
 import time
+
+import numpy as np
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .dag import Dag
 from .fastcount import FastCounter
-from .horner import horner_dag
-from .opcount import OpCount, original_count
+from .given import given_dag
+from .horner import coefficient_mode, horner_dag
+from .opcount import OpCount, expression_count, original_count
 from .orders import DIRECTIONS, HornerOrderProblem
 from .polynomial import Polynomial
 from .greedy import greedy as greedy_step
@@ -92,7 +95,19 @@ class OptimizeResult:
         The Horner scheme, outermost variable first (an opaque piece such as
         ``sin(y)`` stands for itself).
     before, after : OpCount
-        Operations of the input and of the result, by kind.
+        Operations of the input as given and of the result, by kind.  A
+        SymPy input counts as written (``(x + y)**8``: 4, not its 9 expanded
+        terms; :func:`~hornermcts.opcount.expression_count`); a polynomial,
+        a file or text as its terms (:func:`~hornermcts.opcount.original_count`),
+        each opaque piece's own arithmetic once.  ``after`` is exactly what
+        every artifact holds: the emitted code (:mod:`hornermcts.codegen`),
+        :meth:`assignments` and :meth:`graph`; :meth:`expression` repeats
+        what is shared (its own count: ``expression_count(result.expression())``).
+    form : str
+        ``"optimized"``, or ``"input"`` when the input as written costs fewer
+        operations than the best optimized form found: then the result is
+        the input's own form (common subexpressions shared), never worse
+        than what was given.
     cse : OpCount
         Operations of the result's order after Horner + CSE alone (before the
         greedy step; equal to ``after`` without it).
@@ -121,6 +136,7 @@ class OptimizeResult:
     options: dict
     seconds: float = 0.0
     dag: Dag = field(default=None, repr=False, compare=False)
+    form: str = "optimized"
 
     @property
     def elapsed(self) -> float:
@@ -175,6 +191,9 @@ class OptimizeResult:
         lines.append(f"reduction {ratio:.2f}x in {self.seconds:.2f} s (preset {self.options.get('preset')}), "
                      f"{self.iterations} orders scored{tree}")
         lines.append("order: " + ", ".join(map(str, self.order)))
+        if self.form == "input":
+            lines.append("the input as written needs fewer operations than any Horner scheme found: "
+                         "it is returned in its own form")
         return "\n".join(lines)
 
 
@@ -218,17 +237,21 @@ def prepare_outputs(expr):
     exprs = [e.to_sympy() if isinstance(e, Polynomial) else sympy.sympify(e) for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
     joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]))
-    cols = [joint.symbols.index(m) for m in markers]
+    present = [m for m in markers if m in joint.symbols]  # a zero output has no marker column
+    cols = [joint.symbols.index(m) for m in present]
     rest = [j for j in range(joint.n_vars) if j not in cols]
     symbols = tuple(joint.symbols[j] for j in rest)
     exps = joint.exponents
     polys = []
-    for c in cols:
-        rows = exps[:, c] == 1
+    for m in markers:
+        if m not in present:
+            polys.append(Polynomial(symbols, np.zeros((0, len(symbols)), dtype=np.int64), [], opaque=joint.opaque))
+            continue
+        rows = exps[:, joint.symbols.index(m)] == 1
         polys.append(Polynomial(symbols, exps[rows][:, rest],
                                 [joint.coefficients[i] for i in rows.nonzero()[0]], opaque=joint.opaque))
-    joint = Polynomial(tuple(markers) + symbols, exps[:, cols + rest], joint.coefficients, opaque=joint.opaque)
-    return polys, joint, len(markers)
+    joint = Polynomial(tuple(present) + symbols, exps[:, cols + rest], joint.coefficients, opaque=joint.opaque)
+    return polys, joint, len(present)
 
 
 def _check_options(iterations, cp, schedule, direction, repeats, time_limit, preset="default", greedy=None,
@@ -400,9 +423,17 @@ def optimize(
         dag = greedy_step(dag, rounds=GREEDY_ROUNDS - 1)
         after = dag.count()
     symbols = polys[0].symbols
-    before = original_count(polys[0])
-    for p in polys[1:]:
-        before = before + original_count(p)
+    given = _given_expressions(expr)
+    form = "optimized"
+    if given is None:
+        before = sum((original_count(p) for p in polys), Dag(symbols, polys[0].opaque).pieces_count())
+    else:
+        before = sum((expression_count(e) for e in given), OpCount())
+        if before.total <= after.total:  # a factored input: its own form may be the cheaper one
+            mode = "sign" if any(coefficient_mode(p) == "sign" for p in polys) else "content"
+            own = given_dag(given, polys[0], use_content=mode == "content")
+            if own is not None and own.count().total < after.total:
+                dag, after, form = own, own.count(), "input"
     options = dict(preset=preset, iterations=iterations, cp=cp, schedule=schedule, direction=direction,
                    repeats=repeats, seed=seed if seed is not None else (searches[0].seed if searches else None),
                    time_limit=time_limit, greedy=use_greedy, candidates=candidates)
@@ -410,7 +441,7 @@ def optimize(
                         horner_dag(polys, [j - n_markers for j in o if j >= n_markers]).count().total)
                  for name, o in orders.items()}
     return OptimizeResult(
-        polynomial=polys if n_markers else polys[0],
+        polynomial=polys if _is_many(expr) else polys[0],
         order=tuple(dag.opaque.get(symbols[j], symbols[j]) for j in order),
         before=before,
         after=after,
@@ -420,5 +451,16 @@ def optimize(
         search=tuple(searches),
         options=options,
         seconds=time.perf_counter() - clock,
-        dag=dag,
+        dag=dag.delivered(),
+        form=form,
     )
+
+
+def _given_expressions(expr) -> list | None:
+    """The SymPy expressions as the caller wrote them, or None for a polynomial, file or text input."""
+    import sympy
+
+    items = list(expr) if _is_many(expr) else [expr]
+    if all(isinstance(e, sympy.Expr) for e in items):
+        return items
+    return None

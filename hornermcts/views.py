@@ -66,6 +66,8 @@ def _node_expression(dag: Dag, key, operand, power) -> sympy.Expr:
     if kind == "pow":
         return power(key[1], key[2])
     if kind == "mul":
+        if key[1] == key[2]:
+            return sympy.Pow(operand(key[1]), 2, evaluate=False)
         return sympy.Mul(operand(key[1]), operand(key[2]), evaluate=False)
     if kind == "scale":
         return _scaled(key[1], operand(key[2]))
@@ -194,17 +196,21 @@ def to_networkx(dag: Dag):
     ``"add"``
         one addition of its two operands;
     ``"mul"``
-        one multiplication: of its two operands, or of its one operand by
-        the number ``coefficient`` (exact, as text); ``power=True`` marks
-        the steps that raise a variable to a power (``x^3 = x^2*x``).
+        one multiplication: of its two operands; of its one operand by
+        itself when ``square`` is True; or of its one operand by the number
+        ``coefficient`` (exact, as text).  ``power=True`` marks the steps
+        that raise a variable to a power (``x^3 = x^2*x``).
+
+    ``"output"``
+        output number ``index``: its one edge brings the value (with a sign).
 
     Edges go from operand to user with ``position`` (0, 1) and ``sign``
-    (+1 or -1: the operand is added or subtracted).  Graph attributes:
-    ``outputs``, the list of ``(sign, node)`` of every output (the output is
-    ``sign * value(node)``); ``root`` and ``root_sign``, the first one's.
-    The ``"add"`` and ``"mul"`` nodes plus the pieces' ``operations`` are
-    exactly ``dag.count()``; every attribute is a number, a string or a
-    bool, so the graph exports to GraphML, GEXF and JSON.
+    (+1 or -1: the operand is added or subtracted, the output negated).
+    Graph attributes ``root`` and ``root_sign``: the first output is
+    ``root_sign * value(root)``.  The ``"add"`` and ``"mul"`` nodes plus the
+    pieces' ``operations`` are exactly ``dag.count()``; every attribute is a
+    number, a string or a bool, so the graph exports to GraphML, GEXF and
+    node-link JSON.
     """
     import networkx as nx
 
@@ -221,6 +227,13 @@ def to_networkx(dag: Dag):
     def edge(src: int, dst: int, position: int, sign: int = 1) -> None:
         graph.add_edge(src, dst, position=position, sign=sign)
 
+    def product(key, first: int, second: int, **attrs) -> int:
+        made = node(key, op="mul", square=first == second, **attrs)
+        edge(first, made, 0)
+        if second != first:
+            edge(second, made, 1)
+        return made
+
     def leaf(var: int) -> int:
         s = dag.symbols[var]
         piece = dag.opaque.get(s)
@@ -234,10 +247,7 @@ def to_networkx(dag: Dag):
         key = ("pow", var, n)
         if key not in ids:
             a, b, _ = steps[var, n]
-            first, second = power(var, a), power(var, b)
-            node(key, op="mul", power=True)
-            edge(first, ids[key], 0)
-            edge(second, ids[key], 1)
+            product(key, power(var, a), power(var, b), power=True)
         return ids[key]
 
     def scaled(c, operand: int) -> tuple:
@@ -261,9 +271,7 @@ def to_networkx(dag: Dag):
         if kind == "pow":
             made[n] = power(key[1], key[2])
         elif kind == "mul":
-            made[n] = node(("node", n), op="mul")
-            edge(made[key[1]], made[n], 0)
-            edge(made[key[2]], made[n], 1)
+            made[n] = product(("node", n), made[key[1]], made[key[2]], power=False)
         elif kind == "scale":
             made[n] = scaled(key[1], made[key[2]])[1]
         elif kind == "add":
@@ -271,10 +279,11 @@ def to_networkx(dag: Dag):
             for pos, (c, child) in enumerate(key[1:]):
                 sign, src = (1, constant(c)) if child == ONE else scaled(c, made[child])
                 edge(src, made[n], pos, sign)
-    outputs = []
-    for c, root in dag.roots:
-        outputs.append((1, constant(c)) if root == ONE else scaled(c, made[root]))
-    graph.graph.update(outputs=outputs, root=outputs[0][1], root_sign=outputs[0][0])
+    for k, (c, root) in enumerate(dag.roots):
+        sign, src = (1, constant(c)) if root == ONE else scaled(c, made[root])
+        edge(src, node(("output", k), op="output", index=k), 0, sign)
+        if k == 0:
+            graph.graph.update(root=src, root_sign=sign)
     return graph
 
 
