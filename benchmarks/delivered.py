@@ -1,0 +1,54 @@
+"""Operations in the code each side hands its user: ours (the emitted C) and FORM's (its ``%O`` output).
+
+Both are read by one counter, the tests' independent one
+(``tests/emitted_ops.py``: it reads text, in FORM's model, and shares no code
+with the library), so a comparison is like with like.  FORM's own reported
+figure is kept beside its code count as a check; they agree.
+
+Used by the benchmark scripts of this folder (run as ``python benchmarks/NAME.py``,
+which puts this folder on ``sys.path``).
+"""
+from __future__ import annotations
+
+import importlib.util
+import tempfile
+from pathlib import Path
+
+from hornermcts import codegen, form
+
+_COUNTER_PATH = Path(__file__).resolve().parent.parent / "tests" / "emitted_ops.py"
+
+
+def _counter():
+    spec = importlib.util.spec_from_file_location("emitted_ops", _COUNTER_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+emitted_ops = _counter()
+
+
+def ours_in_code(result) -> int:
+    """Operations in the C code :func:`hornermcts.codegen.to_c` emits for ``result``.
+
+    Raises AssertionError if it differs from ``result.after`` (the library's
+    claim): a benchmark must never print a figure the code does not hold.
+    """
+    ops = emitted_ops.total(emitted_ops.count_c(codegen.to_c(result, batch=False)))
+    if ops != result.after.total:
+        raise AssertionError(f"reported {result.after.total} operations, the emitted C has {ops}")
+    return ops
+
+
+def form_in_code(poly, **options) -> dict:
+    """FORM's run on ``poly`` (:func:`hornermcts.form.run_form` options) with its code counted.
+
+    Returns FORM's figures plus ``"in_code"``: the operations of its emitted
+    code read by the same counter as ours.
+    """
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "form_code.txt"
+        out = form.run_form(poly, code=path, **options)
+        out["in_code"] = emitted_ops.total(emitted_ops.count_form(path.read_text()))
+    return out
