@@ -14,6 +14,12 @@ SymPy's printers (``C99CodePrinter``, ``PythonCodePrinter``, ``NumPyPrinter``,
   once is a temporary, a node used once is written inline into its user as
   long as the expression stays small.
 
+The program is written from :meth:`~hornermcts.dag.Dag.delivered` (a scaled
+operand ``c*a`` that several sums use is a temporary, computed once), so the
+code performs exactly the operations ``result.after`` reports, the number in
+every generated header; the compensated code performs the same operations,
+each in double-double.  Every output of a multi-output result is written.
+
 The inputs are the polynomial's variables in column order, then variables
 that only occur inside opaque pieces (sorted by name): :func:`input_symbols`
 gives them, and every generated function lists them, with their index, in
@@ -1088,12 +1094,12 @@ def to_python(obj, name: str = "f", *, precision: str = "double") -> str:
     >>> print(to_python(dag, "g", precision="compensated"))   # doctest: +ELLIPSIS
     def g(x):
         ...
-        x_, y = (1.0 * v for v in x)
+        x_, y = (dd_input(v) for v in x)
         return dd_round(dd_mul((0.3333333333333333, 1.850371707708594e-17), dd_mul_d(dd_add_d(dd_two_prod(y, x_), 3), x_)))
     <BLANKLINE>
     <BLANKLINE>
     # compensated arithmetic: a value is a pair (hi, lo), hi + lo (see hornermcts.codegen)
-    def dd_two_sum(a, b):  # exactly a + b (Knuth)
+    def dd_input(v):  # an input as a float (or an array of floats): a conversion, not an operation
     ...
     >>> g = load_python(to_python(dag, "g", precision="compensated"))
     >>> g([3, 1]), g([numpy.array([3.0, 0.1]), numpy.array([1.0, 0.2])]).tolist()

@@ -248,3 +248,14 @@ def test_graph_outputs_and_export(tmp_path):
     nx.write_gexf(graph, tmp_path / "g.gexf")
     import json
     json.dumps(nx.node_link_data(graph))
+
+
+def test_fast_counter_counts_the_opaque_pieces_like_the_code():
+    expr = SMALL_CASES["opaque"]
+    poly = hornermcts.as_polynomial(expr)
+    assert poly.n_vars == 4  # x and the pieces 1/z, sin(y), exp(2*y + 1)
+    for order in ([0, 1, 2, 3], [3, 2, 1, 0], [2, 0, 3, 1]):
+        dag = horner_dag(poly, order)
+        assert FastCounter(poly).count_detail(order) == dag.count()
+        assert total(count_c(codegen.to_c(dag))) == dag.count().total
+    assert dag.pieces_count().total == 3  # 1/z: one division; exp(2*y + 1): one product, one sum; sin(y): none
