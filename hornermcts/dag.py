@@ -194,9 +194,14 @@ class Dag:
         """Operations to evaluate the DAG in FORM's model.
 
         ``shared=True`` counts every node once (after CSE) with powers
-        computed by :func:`power_plan`; ``shared=False`` counts the plain
-        Horner form, every occurrence of a subexpression again.
+        computed by :func:`power_plan`: the count of :meth:`delivered`, the
+        form every emitted artifact is written from; ``shared=False`` counts
+        the plain Horner form, every occurrence of a subexpression again.
         """
+        if shared:
+            delivered = self.delivered()
+            if delivered is not self:
+                return delivered.count()
         pieces = self.pieces_count()
         adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
         if shared:
@@ -249,8 +254,9 @@ class Dag:
         output that still carries a coefficient is its only use, and each
         shared one is a ``("scale", |c|, a)`` node (the sign stays with the
         user); code that computes each node once and writes the operands
-        inline therefore has exactly ``count()`` operations.  The DAG
-        itself is returned when there is nothing to share.
+        inline therefore has exactly ``count()`` operations.  Sums that
+        become equal on the way are merged (hash-consing).  The DAG itself
+        is returned when there is nothing to share.
 
         >>> import sympy
         >>> from hornermcts.parse import from_sympy
@@ -298,7 +304,9 @@ class Dag:
                 out.roots.append((1 if c > 0 else -1, out._intern(("scale", abs(c), new[node]))))
             else:
                 out.roots.append((c, new[node]))
-        return out
+        # writing c*a as a scale node can make two sums equal (hash-consing merges them, as in
+        # 2*a + b next to s + b with s = ("scale", 2, a)), and merged operands may share anew
+        return out.delivered()
 
     def reachable(self) -> list[int]:
         """Ids of the nodes the outputs depend on, operands before users."""

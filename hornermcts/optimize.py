@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import math
 import time
-
-import numpy as np
 from dataclasses import dataclass, field
 from typing import Any, Callable
+
+import numpy as np
 
 from .dag import Dag
 from .fastcount import FastCounter
