@@ -39,12 +39,14 @@ def _scalar(c: sympy.Number):
     return c
 
 
-def given_dag(exprs, poly, *, use_content: bool = True) -> Dag | None:
+def given_dag(exprs, poly) -> Dag | None:
     """The expressions ``exprs`` as written, one output each, over the columns of ``poly``.
 
     ``poly`` is what the parser made of them (its symbols and opaque
-    placeholders).  Returns None when a part of an expression maps to no
-    column (nothing is guessed).
+    placeholders).  Sums keep their coefficients as written (only the sign
+    is normalised, never a common factor pulled out, which could cost an
+    extra multiplication: ``1 + 3/2*w`` stays 2 operations).  Returns None
+    when a part of an expression maps to no column (nothing is guessed).
     """
     dag = Dag(poly.symbols, dict(poly.opaque))
     column = {s: j for j, s in enumerate(poly.symbols) if s not in poly.opaque}
@@ -60,7 +62,7 @@ def given_dag(exprs, poly, *, use_content: bool = True) -> Dag | None:
         if a == b:
             c = c1 + c2
             return (c, a) if c != 0 else (0, ONE)
-        return dag.add(x, y, use_content=use_content)
+        return dag.add(x, y, use_content=False)
 
     def mul(x, y):
         (c1, a), (c2, b) = x, y

@@ -33,7 +33,7 @@ import numpy as np
 from .dag import Dag
 from .fastcount import FastCounter
 from .given import given_dag
-from .horner import coefficient_mode, horner_dag
+from .horner import horner_dag
 from .opcount import OpCount, expression_count, original_count
 from .orders import DIRECTIONS, HornerOrderProblem
 from .polynomial import Polynomial
@@ -430,8 +430,7 @@ def optimize(
     else:
         before = sum((expression_count(e) for e in given), OpCount())
         if before.total <= after.total:  # a factored input: its own form may be the cheaper one
-            mode = "sign" if any(coefficient_mode(p) == "sign" for p in polys) else "content"
-            own = given_dag(given, polys[0], use_content=mode == "content")
+            own = given_dag(given, polys[0])
             if own is not None and own.count().total < after.total:
                 dag, after, form = own, own.count(), "input"
     options = dict(preset=preset, iterations=iterations, cp=cp, schedule=schedule, direction=direction,

@@ -16,7 +16,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -182,6 +182,7 @@ coefficients = st.one_of(st.integers(-6, 6).filter(bool),
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(terms=st.dictionaries(monomials, coefficients, min_size=1, max_size=14),
        preset=st.sampled_from(sorted(PRESETS)), factored=st.booleans())
+@example(terms={(0, 0, 0, 0): 1, (0, 0, 0, 1): Fraction(3, 2)}, preset="anneal", factored=False)  # 1 + 3/2*w
 def test_random_polynomials_every_artifact(terms, preset, factored):
     poly = Polynomial((x, y, z, w), list(terms), [sympy.Rational(c.numerator, c.denominator)
                                                  if isinstance(c, Fraction) else c for c in terms.values()])
