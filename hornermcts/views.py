@@ -61,13 +61,20 @@ def _scaled(c, expr):
     return sympy.Mul(_number(c), expr, evaluate=False)
 
 
+def _square(a) -> sympy.Expr:
+    """``a**2``; ``(b**n)**2`` is written ``b**(2n)`` (SymPy would not see it equal ``b**(2n)``): one squaring either way."""
+    if a.is_Pow and a.exp.is_Integer and a.exp > 0:
+        return sympy.Pow(a.base, 2 * a.exp, evaluate=False)
+    return sympy.Pow(a, 2, evaluate=False)
+
+
 def _node_expression(dag: Dag, key, operand, power) -> sympy.Expr:
     kind = key[0]
     if kind == "pow":
         return power(key[1], key[2])
     if kind == "mul":
         if key[1] == key[2]:
-            return sympy.Pow(operand(key[1]), 2, evaluate=False)
+            return _square(operand(key[1]))
         return sympy.Mul(operand(key[1]), operand(key[2]), evaluate=False)
     if kind == "scale":
         return _scaled(key[1], operand(key[2]))
@@ -146,8 +153,7 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
                 value[var, n] = bases[var]
             else:
                 a, b, shared = powers[var, n]
-                expr = (sympy.Pow(power(var, a), 2, evaluate=False) if a == b
-                        else sympy.Mul(power(var, a), power(var, b), evaluate=False))
+                expr = _square(power(var, a)) if a == b else sympy.Mul(power(var, a), power(var, b), evaluate=False)
                 value[var, n] = temporary(expr) if shared else expr
         return value[var, n]
 
