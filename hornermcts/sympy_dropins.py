@@ -39,7 +39,11 @@ def simplify(expr, **options):
     -------
     The nested Horner form(s), no temporaries.  Common subexpressions are
     not visible in one expression: use :func:`cse` (or
-    :func:`hornermcts.optimize` and its views) to keep them.
+    :func:`hornermcts.optimize` and its views) to keep them.  The nested
+    form's own operation count is ``hornermcts.expression_count(out)``
+    (``cse``'s output holds exactly ``optimize(...).after``).  When the input
+    as written is cheaper than any form found (``(x + y)**8``), it comes
+    back in its own form.
     """
     many = isinstance(expr, (sympy.MatrixBase, list, tuple))
     exprs = to_expressions(optimize(list(expr) if many else expr, **options).dag)

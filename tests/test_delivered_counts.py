@@ -286,3 +286,11 @@ def test_structured_greedy_as_the_benchmark_found():
 
     result = hornermcts.optimize(families.load("structured(30,6000,1)"), preset="greedy", seed=0)
     assert total(count_c(codegen.to_c(result))) == result.after.total
+
+
+def test_nested_view_has_its_own_documented_count(hep):
+    result = hornermcts.optimize(hep, preset="fast")
+    nested = result.expression()
+    own = hornermcts.expression_count(nested)
+    assert own.total == total(count_sympy_tree(nested))
+    assert own.total > result.after.total  # it repeats what the other views share
