@@ -55,13 +55,14 @@ pieces (``sin(y)``, ...) are computed in double and enter as exact pairs
 ``(value, 0)``.  The C code refuses ``-ffast-math``, which would let the
 compiler simplify the error terms away.
 
-Cost, measured on res(7,5) (10604 operations, 10**5 points,
-``benchmarks/evaluation_speed.py``): compiled C about 13 times the time of
-the plain double code at ``-O2`` (about 10 times with the ``fma``
-instruction: :func:`compile` with ``flags=("-O2", "-shared", "-fPIC",
-"-mfma")``, or ``-march=native``, on a CPU that has it) and 3 to 6 times its
-compile time; NumPy about 4 times, Python on floats about 14 times the
-plain code.
+Cost, measured on res(7,5) (10604 operations, 10**5 points, one run of
+``benchmarks/evaluation_speed.py --fma``, ``benchmarks/results/evaluation_speed.txt``):
+compiled C about 8 times the time of the plain double code at ``-O2``
+(about 3 times with the ``fma`` instruction: :func:`compile` with
+``flags=("-O2", "-shared", "-fPIC", "-mfma")``, or ``-march=native``, on a
+CPU that has it) and 3 to 4 times its compile time; NumPy about 7 times
+the plain NumPy code (an earlier run: 4 times; Python on floats about 14
+times the plain code).
 
 Examples
 --------
@@ -785,7 +786,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         Type of the locals, the arithmetic and the result (the inputs are
         always ``double``); "compensated": ``double`` result, every local a
         ``dd_t`` pair ``{hi, lo}`` of the double-double runtime written at
-        the top (see the module docstring; about 13 times slower).
+        the top (see the module docstring; about 8 times slower, 3 with ``-mfma``).
     batch : bool, default True
         Also write ``void name_batch(const double *xs, T *out, long n)``,
         evaluating ``n`` points stored row-major (``n x nvars``) in ``xs``.
@@ -1373,8 +1374,8 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
         Arithmetic of the compiled code; results come back as float64 or
         ``numpy.longdouble``.  "compensated": double-double arithmetic,
         float64 results with about 1e-16 relative error even where double
-        arithmetic cancels (see the module docstring); about 13 times
-        slower (10 with ``-mfma``), and the flags get ``-ffp-contract=off``
+        arithmetic cancels (see the module docstring); about 8 times
+        slower (3 with ``-mfma``), and the flags get ``-ffp-contract=off``
         appended (fast-math flags are a ValueError).
     name : str
         The C function's name.
