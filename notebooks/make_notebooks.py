@@ -701,7 +701,8 @@ The outputs above are from the **`medium` budget** (searches with N = 300,
 1000, 3000; FORM O1-O4; timing: best of 30 runs on 10 000 points), run with `nice -n 19` on a
 shared 2-core machine, so the seconds and nanoseconds are those of a loaded
 machine and move from run to run (the best of many runs, taken in turns,
-keeps the ranking stable); the operation counts do not (seed 0).
+keeps the ranking stable); the operation counts do not (seed 0).  Every
+count is that of the emitted code, ours and FORM's, read by one counter.
 
 * On HEP(σ) the default preset leaves 3342-3346 operations (14.2× fewer than
   written), about the same as FORM's best level O4 (3350) and fewer than O3
@@ -712,9 +713,9 @@ keeps the ranking stable); the operation counts do not (seed 0).
   refinement of the `default` preset is what makes the result insensitive to
   the budget (3341-3346 for N = 300 to 3000).
 * Fewer operations give faster code, though not in proportion: the compiled C
-  of the default preset's form evaluates HEP(σ) in about 0.7 µs per point,
-  against 1.1 µs for the occurrence order's (5407 operations), and the
-  generated NumPy code (on arrays of points) is 2.5-3 times slower than C.  All four agree with the
+  of the default preset's form evaluates HEP(σ) in about 1.0 µs per point,
+  against 1.4 µs for the occurrence order's (5407 operations), and the
+  generated NumPy code (on arrays of points) is 3-4 times slower than C.  All four agree with the
   exact values to about 1e-14.
 
 ## Where next
