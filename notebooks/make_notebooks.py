@@ -499,7 +499,7 @@ the C we emit (it holds exactly `result.after`) and FORM's emitted code (it
 holds exactly FORM's reported figure).
 """),
     ("code", r"""
-sys.path.insert(0, str(Path("..", "benchmarks").resolve()))
+sys.path.insert(0, str(Path(hornermcts.__file__).resolve().parent.parent / "benchmarks"))  # the repository's
 from delivered import form_in_code, ours_in_code
 
 N_LEVELS = ITERATIONS[len(ITERATIONS) // 2]     # orders scored by the searching presets
