@@ -346,12 +346,15 @@ def _dags(obj) -> list[Dag]:
     raise TypeError(f"expected a Dag, an OptimizeResult or a list of them, not {type(obj).__name__}")
 
 
-def input_symbols(obj) -> tuple:
+def input_symbols(obj, args=None) -> tuple:
     """The variables the generated code takes, in the order it takes them.
 
-    The non-opaque columns of each DAG in column order (first DAG first, each
-    variable once), then the variables that occur only inside opaque pieces,
-    sorted by name.
+    ``args`` (symbols or their names, as ``sympy.lambdify``'s first
+    argument) fixes the order; it must name every variable the code reads,
+    each once, and may name more (inputs that are not read).  By default:
+    the non-opaque columns of each DAG in column order (first DAG first, each
+    variable once; for a result, the order of ``result.polynomial.symbols``),
+    then the variables that occur only inside opaque pieces, sorted by name.
 
     >>> import sympy
     >>> from hornermcts.parse import as_polynomial
@@ -359,7 +362,32 @@ def input_symbols(obj) -> tuple:
     >>> x, y = sympy.symbols("x y")
     >>> input_symbols(horner_dag(as_polynomial(x**2 + x*sympy.sin(y))))
     (x, y)
+    >>> input_symbols(horner_dag(as_polynomial(x**2 + x*sympy.sin(y))), args=["y", x])
+    (y, x)
     """
+    needed = _default_inputs(obj)
+    if args is None:
+        return needed
+    if isinstance(args, (str, sympy.Basic)):
+        args = [args]
+    by_name = {str(s): s for s in needed}
+    out = []
+    for a in args:
+        if isinstance(a, str):
+            a = by_name.get(a, sympy.Symbol(a))
+        elif not isinstance(a, sympy.Symbol):
+            raise TypeError(f"args holds symbols or their names, not {a!r} ({type(a).__name__})")
+        if a in out:
+            raise ValueError(f"args names {a} twice")
+        out.append(a)
+    missing = [s for s in needed if s not in out]
+    if missing:
+        raise ValueError(f"args does not name the variable(s) {', '.join(map(str, missing))}, which the code reads "
+                         f"(it reads {', '.join(map(str, needed))})")
+    return tuple(out)
+
+
+def _default_inputs(obj) -> tuple:
     seen: dict = {}
     extra: set = set()
     for dag in _dags(obj):
@@ -437,7 +465,7 @@ class _Program:
     :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
     """
 
-    def __init__(self, obj, name: str):
+    def __init__(self, obj, name: str, args=None):
         dags = [d.delivered() for d in _dags(obj)]
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
             raise ValueError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
@@ -445,7 +473,7 @@ class _Program:
             raise ValueError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
         names = _Names([name, name + "_batch"])
         self.name = name
-        self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags)]
+        self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags, args)]
         local = dict(self.inputs)
         self.pieces: list = []
         self.steps: list = []
@@ -773,7 +801,7 @@ def _comment_safe(text: str) -> str:
 
 # ------------------------------------------------------------------------- C
 def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
-         chunk: int | None = CHUNK) -> str:
+         chunk: int | None = CHUNK, args=None) -> str:
     """C99 source of a function evaluating the DAG(s) at one point, and its batch variant.
 
     Parameters
@@ -795,6 +823,10 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         parts (compilers slow down superlinearly on one huge function);
         None keeps one function.  Compensated statements count 8 times
         (each compiles to about 8 times the code).
+    args : sequence of symbols or names, optional
+        The order of the variables in ``x`` (as ``sympy.lambdify``'s
+        ``args``); default :func:`input_symbols` (the order of
+        ``result.polynomial.symbols``), listed in the header either way.
 
     Returns
     -------
@@ -851,7 +883,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     <BLANKLINE>
     """
     _check_precision(precision, "c")
-    prog = _Program(obj, name)
+    prog = _Program(obj, name, args)
     compensated = precision == COMPENSATED
     printer = _CPrinter("double" if compensated else precision)
     ctype = "long double" if precision == "long double" else "double"
@@ -977,10 +1009,10 @@ def _c_body(prog: _Program, printer: _CPrinter, ctype: str, ftype, signature: st
 
 
 # ------------------------------------------------------------ Python / NumPy
-def _python_source(obj, name: str, numpy_mode: bool, precision: str) -> str:
+def _python_source(obj, name: str, numpy_mode: bool, precision: str, args=None) -> str:
     _check_precision(precision, "numpy" if numpy_mode else "python")
     compensated = precision == COMPENSATED
-    prog = _Program(obj, name)
+    prog = _Program(obj, name, args)
     if compensated:
         _compensated(prog)
     arithmetic = "compensated arithmetic (about twice double precision)" if compensated else "double precision"
@@ -1064,12 +1096,12 @@ def _python_source(obj, name: str, numpy_mode: bool, precision: str) -> str:
     return "\n".join(head + lines + tail) + "\n"
 
 
-def to_python(obj, name: str = "f", *, precision: str = "double") -> str:
+def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> str:
     """Python source (``math`` only) of a function evaluating the DAG(s) at one point.
 
     The module defines ``name(x)``: ``x`` is a sequence of the
-    :func:`input_symbols`' values; the result is a float (a tuple with several
-    outputs).  Evaluation is in floating point; coefficients are the nearest
+    :func:`input_symbols`' values (in the order ``args`` gives, if given);
+    the result is a float (a tuple with several outputs).  Evaluation is in floating point; coefficients are the nearest
     doubles (integers up to 2**53 stay integers).
 
     ``precision="compensated"`` evaluates in double-double arithmetic (see
@@ -1106,14 +1138,15 @@ def to_python(obj, name: str = "f", *, precision: str = "double") -> str:
     >>> g([3, 1]), g([numpy.array([3.0, 0.1]), numpy.array([1.0, 0.2])]).tolist()
     (6.0, [6.0, 0.10066666666666667])
     """
-    return _python_source(obj, name, numpy_mode=False, precision=precision)
+    return _python_source(obj, name, numpy_mode=False, precision=precision, args=args)
 
 
-def to_numpy(obj, name: str = "f", *, precision: str = "double") -> str:
+def to_numpy(obj, name: str = "f", *, precision: str = "double", args=None) -> str:
     """NumPy source of a vectorised (elementwise) evaluation of the DAG(s).
 
     The module defines ``name(*x)``: either one array of points whose last
-    axis holds the :func:`input_symbols` (shape ``(n, nvars)``, or
+    axis holds the :func:`input_symbols` (in the order ``args`` gives, if
+    given; shape ``(n, nvars)``, or
     ``(nvars,)`` for one point), or one array per variable (broadcast
     together).  Each temporary is deleted after its last use, so memory
     stays at the live temporaries, not all of them.  Returns float64 of the
@@ -1133,7 +1166,7 @@ def to_numpy(obj, name: str = "f", *, precision: str = "double") -> str:
     >>> load_python(to_numpy(dag))(points), load_python(to_numpy(dag, precision="compensated"))(points) == 2.0**-60
     (array([0.]), array([ True]))
     """
-    return _python_source(obj, name, numpy_mode=True, precision=precision)
+    return _python_source(obj, name, numpy_mode=True, precision=precision, args=args)
 
 
 def load_python(source: str, name: str | None = None):
@@ -1154,12 +1187,13 @@ def load_python(source: str, name: str | None = None):
 
 
 # ------------------------------------------------------------------- Fortran
-def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool = True) -> str:
+def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool = True, args=None) -> str:
     """Fortran 95 free-form source, C-interoperable (``bind(C)``).
 
     With one output ``name`` is a function ``real(wp) name(x)``; with ``k``
     outputs a subroutine ``name(x, out)`` filling ``out(1:k)``.  ``x(1:nvars)``
-    holds the :func:`input_symbols` as ``real(c_double)``; ``wp`` is
+    holds the :func:`input_symbols` (in the order ``args`` gives, if given)
+    as ``real(c_double)``; ``wp`` is
     ``c_double`` or ``c_long_double`` (``precision``).  The batch subroutine
     ``name_batch(xs, out, n)`` (``bind(C)``, ``n`` passed by value) reads
     ``xs(nvars, n)``, i.e. C's row-major ``n x nvars``, exactly as the C
@@ -1189,7 +1223,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     <BLANKLINE>
     """
     _check_precision(precision, "fortran")
-    prog = _Program(obj, name)
+    prog = _Program(obj, name, args)
     printer = _FortranPrinter(precision)
     kind = "c_double" if precision == "double" else "c_long_double"
     nv = max(prog.n_vars, 1)
@@ -1364,7 +1398,7 @@ class CompiledPolynomial:
 
 
 def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | None = None,
-            flags=_C_FLAGS, cache: bool = True, chunk: int | None = CHUNK) -> CompiledPolynomial:
+            flags=_C_FLAGS, cache: bool = True, chunk: int | None = CHUNK, args=None) -> CompiledPolynomial:
     """Compile :func:`to_c`'s code with the system C compiler and load it with ctypes.
 
     Parameters
@@ -1386,6 +1420,9 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
         multiply-add, so results are reproducible across machines).
     chunk : int or None
         Statements per C function, as in :func:`to_c`.
+    args : sequence of symbols or names, optional
+        The order of the variables on a point's last axis, as in
+        :func:`to_c`; ``compiled.symbols`` gives it.
     cache : bool, default True
         Keep the library in ``$HORNERMCTS_CACHE`` (default
         ``~/.cache/hornermcts``), named by a hash of the source, compiler and
@@ -1430,7 +1467,7 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
             raise ValueError(f"precision='compensated' needs IEEE arithmetic: remove {' '.join(unsafe)} "
                              f"(it lets the compiler reassociate and so cancel the error terms)")
         flags.append("-ffp-contract=off")
-    source = to_c(obj, name, precision=precision, batch=True, chunk=chunk)
+    source = to_c(obj, name, precision=precision, batch=True, chunk=chunk, args=args)
     compiler = compiler or os.environ.get("CC") or "cc"
     exe = shutil.which(compiler)
     if exe is None:
@@ -1461,7 +1498,7 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
                 raise RuntimeError(f"the C compiler failed ({exe} {' '.join(flags)}):\n"
                                    f"{(proc.stderr or proc.stdout)[-4000:]}")
             os.replace(built, library)
-    symbols = input_symbols(obj)
+    symbols = input_symbols(obj, args)
     compiled = CompiledPolynomial(library, source, name, symbols, sum(len(d.roots) for d in _dags(obj)), precision)
     compiled._scratch = scratch  # removed with the object
     compiled.flags = tuple(flags)

@@ -528,3 +528,39 @@ def test_bad_arguments():
         codegen.to_c([])
     with pytest.raises(TypeError):
         codegen.to_c("x + y")
+
+
+# ------------------------------------------------------------- argument order
+def test_args_fix_the_argument_order_of_every_language():
+    """Without args a function of x**3*y**2 + ... takes (y, x, z) (column order); args= makes it (x, y, z)."""
+    import hornermcts
+
+    x, y, z = sympy.symbols("x y z")
+    expr = x**3 * y**2 + 2 * x**2 * y - 3 * z * x + z
+    result = hornermcts.optimize(expr, iterations=20, seed=0)
+    point = {x: 0.5, y: -1.25, z: 2.0}
+    want = float(expr.subs(point))
+    order = [x, y, z]
+    values = [point[s] for s in order]
+    assert codegen.load_python(codegen.to_python(result, args=order))(values) == pytest.approx(want, rel=1e-14)
+    assert codegen.load_python(codegen.to_numpy(result, args=["x", "y", "z"]))(values) == pytest.approx(want, rel=1e-14)
+    compiled = codegen.compile(result, args=order)
+    assert compiled.symbols == (x, y, z)
+    assert compiled(values) == pytest.approx(want, rel=1e-14)
+    assert "x[0]  x" in codegen.to_c(result, args=order) and "x(3)  z" in codegen.to_fortran(result, args=order)
+    w = sympy.Symbol("w")  # an extra argument is accepted and not read
+    f = codegen.load_python(codegen.to_python(result, args=[w, z, y, x]))
+    assert f([9.0, point[z], point[y], point[x]]) == pytest.approx(want, rel=1e-14)
+
+
+def test_args_errors_name_the_problem():
+    import hornermcts
+
+    x, y, z = sympy.symbols("x y z")
+    result = hornermcts.optimize(x * y + z, iterations=5, seed=0)
+    with pytest.raises(ValueError, match="does not name the variable.*z"):
+        codegen.to_c(result, args=[x, y])
+    with pytest.raises(ValueError, match="twice"):
+        codegen.to_python(result, args=[x, y, z, "x"])
+    with pytest.raises(TypeError, match="symbols or their names"):
+        codegen.to_numpy(result, args=[x, y, z + 1])
