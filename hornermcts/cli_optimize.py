@@ -28,7 +28,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schedule", choices=["sa-uct", "uct", "exponential"], default="sa-uct", help="selection schedule (default sa-uct)")
     parser.add_argument("--direction", choices=["forward", "backward", "both"], default="forward", help="Horner scheme construction (default forward)")
     parser.add_argument("--repeats", type=int, default=1, help="independent restarts R (default 1)")
-    parser.add_argument("--seed", type=int, default=None, help="random seed (reproducible runs)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="random seed (default 0: the same result every run; another seed, another search)")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds per search; the best so far is kept")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")

@@ -297,7 +297,7 @@ def optimize(
     schedule: str | Callable = "sa-uct",
     direction: str = "forward",
     repeats: int = 1,
-    seed: int | None = None,
+    seed: int | None = 0,
     time_limit: float | None = None,
     progress: Any = None,
     greedy: bool | None = None,
@@ -333,8 +333,12 @@ def optimize(
         Independent restarts of each search; the best is kept.  Annealing
         runs at least once, plus once per :data:`VARIABLES_PER_RESTART`
         variables beyond :data:`ANNEAL_ONE_RUN_UP_TO`.
-    seed : int, optional
-        Makes the searches reproducible (iteration budgets only).
+    seed : int or None, default 0
+        Makes the searches reproducible (iteration budgets only): by default
+        every call on the same input gives the same result, as
+        ``sympy.cse`` does.  ``None`` draws a fresh seed each call (the one
+        drawn is in ``result.options["seed"]``); another integer gives
+        another reproducible search.
     time_limit : float, optional
         Seconds per search run (direction, restart); a search returns its
         best so far when it runs out (and on Ctrl-C).

@@ -152,3 +152,20 @@ def test_orders_handle_big_trees():
     assert sorted(map(str, result.order)) == sorted(map(str, poly.symbols))
     point = list(np.random.default_rng(0).integers(-5, 5, poly.n_vars))
     assert hornermcts.evaluate_dag(result.dag, point) == poly.evaluate(point)
+
+
+def test_deterministic_by_default_and_none_varies():
+    """seed defaults to 0: the same result every call (as sympy.cse); None draws a fresh seed, recorded."""
+    import sympy
+
+    import hornermcts
+
+    x, y, z, w = sympy.symbols("x y z w")
+    expr = sympy.expand((x + 2 * y + z) ** 3 * (w + x - 1) + 5 * x * y * z * w)
+    first = hornermcts.optimize(expr, iterations=30)
+    again = hornermcts.optimize(expr, iterations=30)
+    assert first.options["seed"] == 0
+    assert (first.order, first.after) == (again.order, again.after)
+    assert hornermcts.cse(expr, iterations=30) == hornermcts.cse(expr, iterations=30)
+    fresh = [hornermcts.optimize(expr, iterations=30, seed=None).options["seed"] for _ in range(3)]
+    assert all(isinstance(s, int) for s in fresh) and len(set(fresh)) > 1
