@@ -1237,7 +1237,14 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
     if isinstance(obj, (sympy.Poly, PolyElement)):
         return from_poly(obj, symbols)
     if isinstance(obj, str):
-        return from_text(obj, symbols=symbols)
+        try:
+            return from_text(obj, symbols=symbols)
+        except ParseError as err:
+            if os.path.exists(obj) or re.fullmatch(r"[\w.~/\\-]*\.\w+", obj.strip()):
+                raise ParseError(f"{err.reason} (a str is expression text; if {obj.strip()!r} is a file, pass "
+                                 f"pathlib.Path({obj.strip()!r}) or use hornermcts.read_file)",
+                                 filename=err.filename, lineno=err.lineno, col=err.col, text=err.text) from None
+            raise
     if isinstance(obj, os.PathLike):
         return read_file(obj, symbols=symbols)
     if isinstance(obj, sympy.Expr) and not getattr(obj, "is_Matrix", False):

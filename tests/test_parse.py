@@ -626,3 +626,13 @@ def test_random_polynomials_round_trip(data, rnd):
     )
     assert from_sympy(unevaluated) == expected
     assert from_sympy(expected.to_sympy()) == expected
+
+
+def test_a_file_name_given_as_text_gets_a_hint():
+    import hornermcts
+
+    with pytest.raises(ParseError, match=r"pathlib.Path\('poly.txt'\)"):
+        hornermcts.optimize("poly.txt")
+    with pytest.raises(ParseError) as err:
+        hornermcts.as_polynomial("x + * y")
+    assert "pathlib" not in str(err.value)
