@@ -28,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="hornermcts",
         description="Multivariate Horner schemes by Monte Carlo Tree Search, with CSE and code generation.",
     )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"hornermcts {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
         try:

@@ -52,6 +52,15 @@ def simplify(expr, **options):
     return type(expr)(exprs) if many else exprs[0]
 
 
+def _expression(item):
+    """A SymPy expression from ``item``; text goes through the safe parser (``sympify`` would run it)."""
+    if isinstance(item, str):
+        from .parse import from_text
+
+        return from_text(item).to_sympy()
+    return sympy.sympify(item, strict=True) if not isinstance(item, sympy.Basic) else item
+
+
 def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canonical", ignore=(), list=True, **options):
     """Common subexpressions of a Horner-optimized form, in ``sympy.cse``'s shape.
 
@@ -62,8 +71,9 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     optimized together by :func:`hornermcts.optimize` (``**options`` go
     there).
 
-    ``symbols`` is an iterator of names for the temporaries (default
-    ``t0, t1, ...``, avoiding the inputs' names); ``postprocess`` is applied
+    ``symbols`` is an iterable of names for the temporaries (a list, tuple
+    or iterator; default ``t0, t1, ...``, avoiding the inputs' names; a
+    ValueError if it runs out); ``postprocess`` is applied
     as SymPy does, ``postprocess(replacements, reduced_exprs)``;
     ``optimizations`` and ``order`` are accepted for compatibility and have
     no effect (the Horner + CSE optimization replaces SymPy's);
@@ -72,8 +82,13 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     """
     if ignore:
         raise ValueError("hornermcts.cse does not support 'ignore'; use sympy.cse for that")
-    single = not isinstance(exprs, (tuple, type([]), set))
-    items = [exprs] if single else (sorted(exprs, key=sympy.default_sort_key) if isinstance(exprs, set) else exprs)
+    single = isinstance(exprs, (sympy.Basic, sympy.MatrixBase, str)) or not hasattr(exprs, "__iter__")
+    if single:
+        items = [exprs]
+    elif isinstance(exprs, set):
+        items = sorted(exprs, key=sympy.default_sort_key)
+    else:
+        items = [*exprs]  # a list, tuple, generator, reversed(...)
     flat = []
     shapes = []
     for item in items:
@@ -82,7 +97,7 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
             flat += [*item]
         else:
             shapes.append(None)
-            flat.append(sympy.sympify(item))
+            flat.append(_expression(item))
     if not flat:
         return [], []
     result = optimize(flat if len(flat) > 1 else flat[0], **options)

@@ -126,16 +126,20 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
     more than once (``x**2`` for ``x**3 = x**2*x``), every node used more
     than once (a common subexpression, or a scaled operand ``2*a`` shared by
     several sums).  Counted in FORM's model the replacements and outputs
-    hold exactly ``dag.count()`` operations.  ``symbols`` is an iterator of
+    hold exactly ``dag.count()`` operations.  ``symbols`` is an iterable of
     names for the temporaries (default ``t0, t1, ...`` avoiding the input's
-    names).
+    names); a ValueError if it runs out.
     """
     dag = dag.delivered()
-    symbols = symbols if symbols is not None else _temporary_names(dag)
+    symbols = iter(symbols) if symbols is not None else _temporary_names(dag)
     replacements = []
 
     def temporary(expr):
-        sym = next(symbols)
+        try:
+            sym = next(symbols)
+        except StopIteration:
+            raise ValueError(f"the symbols given for the temporaries ran out after {len(replacements)}: "
+                             f"give more (e.g. sympy.numbered_symbols('x')) or none") from None
         replacements.append((sym, expr))
         return sym
 

@@ -112,3 +112,24 @@ def test_random_polynomial_lists():
     polys = [random_polynomial(5, 20, seed=s).to_sympy() for s in range(3)]
     out = simplify(polys, iterations=40, seed=1)
     assert all(same(a, b) for a, b in zip(out, polys))
+
+
+def test_cse_takes_symbol_lists_generators_and_text_safely(tmp_path):
+    import os
+
+    x, y, z = sympy.symbols("x y z")
+    reps, out = cse([x * y + x * z, (x * y + x * z) ** 2], symbols=sympy.symbols("q0:5"))
+    assert reps[0][0] == sympy.Symbol("q0")
+    reps, out = cse(reversed([x * y + 1, x * y * z]), iterations=10)
+    assert len(out) == 2 and sympy.expand(out[0].subs(reps[::-1]) - x * y * z) == 0
+    with pytest.raises(ValueError, match="ran out"):
+        cse([x * y + x * z + y * z, (x * y + x * z + y * z) ** 3, x**5 * y**3 * z + x**4],
+            symbols=iter([sympy.Symbol("a")]))
+    cwd = os.getcwd()
+    os.chdir(tmp_path)
+    try:  # text is parsed, never run (sympify would run it)
+        with pytest.raises(ValueError):
+            cse("__import__('os').system('touch pwned')")
+        assert not (tmp_path / "pwned").exists()
+    finally:
+        os.chdir(cwd)
