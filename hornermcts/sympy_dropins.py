@@ -52,6 +52,22 @@ def simplify(expr, **options):
     return type(expr)(exprs) if many else exprs[0]
 
 
+def _optimizable(e) -> bool:
+    """True for a commutative scalar expression, what :func:`hornermcts.optimize` takes."""
+    from sympy.matrices.expressions import MatrixExpr
+
+    return (isinstance(e, sympy.Expr) and not isinstance(e, MatrixExpr) and e.is_commutative is True
+            and not e.has(sympy.UnevaluatedExpr, sympy.MatrixSymbol))
+
+
+def _sympy_cse(exprs, symbols, optimizations, postprocess, order, ignore, list_):
+    """``sympy.cse`` with the caller's arguments (``symbols`` as the iterator SymPy expects)."""
+    if symbols is not None:
+        symbols = iter(symbols)
+    return sympy.cse(exprs, symbols=symbols, optimizations=optimizations, postprocess=postprocess,
+                     order=order, ignore=ignore, list=list_)
+
+
 def _expression(item):
     """A SymPy expression from ``item``; text goes through the safe parser (``sympify`` would run it)."""
     if isinstance(item, str):
@@ -72,16 +88,22 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     there).
 
     ``symbols`` is an iterable of names for the temporaries (a list, tuple
-    or iterator; default ``t0, t1, ...``, avoiding the inputs' names; a
-    ValueError if it runs out); ``postprocess`` is applied
+    or iterator; default ``x0, x1, ...`` as in SymPy, avoiding the inputs'
+    names; a ValueError if it runs out); ``postprocess`` is applied
     as SymPy does, ``postprocess(replacements, reduced_exprs)``;
     ``optimizations`` and ``order`` are accepted for compatibility and have
-    no effect (the Horner + CSE optimization replaces SymPy's);
-    ``ignore`` is not supported (a non-empty one is a ValueError).  With
+    no effect (the Horner + CSE optimization replaces SymPy's).  With
     ``list=False`` a single expression gives a single reduced expression.
+
+    What the Horner optimization does not apply to is handed to
+    :func:`sympy.cse` itself, with all the arguments: a non-empty
+    ``ignore``, a dict, relationals and booleans (``Eq(x**2 + x*y, 1)``,
+    ``x < 1``), ``Tuple``, non-commutative symbols, ``UnevaluatedExpr``
+    and matrix expressions (``MatrixSymbol``, ``A.T*A``).  So the drop-in
+    raises only where ``sympy.cse`` does.
     """
-    if ignore:
-        raise ValueError("hornermcts.cse does not support 'ignore'; use sympy.cse for that")
+    if ignore or isinstance(exprs, dict):
+        return _sympy_cse(exprs, symbols, optimizations, postprocess, order, ignore, list)
     single = isinstance(exprs, (sympy.Basic, sympy.MatrixBase, str)) or not hasattr(exprs, "__iter__")
     if single:
         items = [exprs]
@@ -98,9 +120,13 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
         else:
             shapes.append(None)
             flat.append(_expression(item))
+    if not all(_optimizable(e) for e in flat):
+        return _sympy_cse(items[0] if single else items, symbols, optimizations, postprocess, order, ignore, list)
     if not flat:
         return [], []
     result = optimize(flat if len(flat) > 1 else flat[0], **options)
+    if symbols is None:
+        symbols = sympy.numbered_symbols("x", exclude=set().union(*(e.free_symbols for e in flat)))
     replacements, reduced = result.assignments(symbols)
     out, k = [], 0
     for shape in shapes:

@@ -78,8 +78,7 @@ def test_cse_options():
     reps, _ = cse([POLY, 2 * POLY + x], symbols=names, iterations=30, seed=0)
     assert reps and all(str(s).startswith("q") for s, _ in reps)
     assert cse(POLY, postprocess=lambda r, e: ("post", len(e)), iterations=10) == ("post", 1)
-    with pytest.raises(ValueError, match="ignore"):
-        cse(POLY, ignore=(x,))
+    assert cse(POLY, ignore=(x,)) == sympy.cse(POLY, ignore=(x,))  # handed to sympy.cse
     assert cse([]) == ([], [])
 
 
@@ -133,3 +132,27 @@ def test_cse_takes_symbol_lists_generators_and_text_safely(tmp_path):
         assert not (tmp_path / "pwned").exists()
     finally:
         os.chdir(cwd)
+
+
+@pytest.mark.parametrize("make", [
+    lambda x, y: sympy.Eq(x**2 + x * y, 1),
+    lambda x, y: x < 1,
+    lambda x, y: sympy.And(x < 1, y > 2),
+    lambda x, y: sympy.Tuple(x * y + x, x * y),
+    lambda x, y: sympy.UnevaluatedExpr(x * y) + x * y,
+    lambda x, y: sympy.MatrixSymbol("A", 3, 3).T * sympy.MatrixSymbol("A", 3, 3),
+    lambda x, y: sympy.Symbol("a", commutative=False) * sympy.Symbol("b", commutative=False) + x,
+    lambda x, y: [x * y + 1, sympy.Eq(x * y, 2)],
+])
+def test_cse_hands_what_it_cannot_optimize_to_sympy(make):
+    x, y = sympy.symbols("x y")
+    expr = make(x, y)
+    assert cse(expr) == sympy.cse(expr)
+
+
+def test_cse_ignore_and_dict_go_to_sympy_and_temporaries_are_named_like_sympys():
+    x, y, z = sympy.symbols("x y z")
+    assert cse([x * y + z, x * y], ignore=(y,)) == sympy.cse([x * y + z, x * y], ignore=(y,))
+    assert cse({"a": x * y + x * z}, list=False) == sympy.cse({"a": x * y + x * z}, list=False)
+    reps, _ = cse([(x + y) * z + (x + y) ** 2 * x, x + y], iterations=20)
+    assert reps and all(str(s).startswith("x") and s not in (x, y, z) for s, _ in reps)
