@@ -156,3 +156,11 @@ def test_cse_ignore_and_dict_go_to_sympy_and_temporaries_are_named_like_sympys()
     assert cse({"a": x * y + x * z}, list=False) == sympy.cse({"a": x * y + x * z}, list=False)
     reps, _ = cse([(x + y) * z + (x + y) ** 2 * x, x + y], iterations=20)
     assert reps and all(str(s).startswith("x") and s not in (x, y, z) for s, _ in reps)
+
+
+def test_lambdify_of_a_jacobian_with_zero_entries():
+    x, y = sympy.symbols("x y")
+    jac = sympy.Matrix([x**2 * y + 3 * x, x + 1]).jacobian([x, y])  # [[2xy + 3, x**2], [1, 0]]
+    fn = sympy.lambdify((x, y), jac, cse=functools.partial(cse, iterations=10))
+    (got,) = fn(2.0, 3.0)  # a callable cse returns a list, so lambdify returns [array], as with cse=sympy.cse
+    assert got.tolist() == [[15.0, 4.0], [1.0, 0.0]]
