@@ -1101,8 +1101,9 @@ def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> 
 
     The module defines ``name(x)``: ``x`` is a sequence of the
     :func:`input_symbols`' values (in the order ``args`` gives, if given);
-    the result is a float (a tuple with several outputs).  Evaluation is in floating point; coefficients are the nearest
-    doubles (integers up to 2**53 stay integers).
+    the result is a float (a tuple with several outputs).  Evaluation is in
+    floating point; coefficients are the nearest doubles (integers up to
+    2**53 stay integers).
 
     ``precision="compensated"`` evaluates in double-double arithmetic (see
     the module docstring): every local is a tuple ``(hi, lo)``, the

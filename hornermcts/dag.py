@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
 
-from .opcount import OpCount, expression_count, power_cost
+from .opcount import OpCount, pieces_count, power_cost
 
 __all__ = ["Dag", "power_plan", "content"]
 
@@ -206,20 +206,17 @@ class Dag:
         adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
         if shared:
             needed: dict[int, set] = {}
-            scaled = {(abs(c), root) for c, root in self.roots if root != ONE and not _is_unit(c)}
-            for node in self.reachable():
+            order = self.reachable()
+            for node in order:
                 key = self.nodes[node]
                 kind = key[0]
                 if kind == "add":
                     adds += 1
-                    scaled.update((abs(cc), ch) for cc, ch in key[1:] if ch != ONE and not _is_unit(cc))
                 elif kind == "mul":
                     mults += 1
-                elif kind == "scale":
-                    scaled.add((key[1], key[2]))
                 elif kind == "pow":
                     needed.setdefault(key[1], set()).add(key[2])
-            mults += len(scaled)
+            mults += len(self._scaled_uses(order))  # scale nodes included
             pows += sum(len(power_plan(ns)) for ns in needed.values())
             return OpCount(adds, mults, pows)
         mults += sum(1 for c, root in self.roots if root != ONE and not _is_unit(c))
@@ -240,10 +237,18 @@ class Dag:
 
     def pieces_count(self) -> OpCount:
         """Operations inside the opaque pieces, each distinct piece once (``1/z``: one)."""
-        out = OpCount()
-        for piece in set(self.opaque.values()):
-            out = out + expression_count(piece)
-        return out
+        return pieces_count(self.opaque)
+
+    def _scaled_uses(self, order) -> Counter:
+        """``{(|c|, node): uses}`` of the products by a number: sum operands, scale nodes, outputs."""
+        uses = Counter((abs(c), root) for c, root in self.roots if root != ONE and not _is_unit(c))
+        for node in order:
+            key = self.nodes[node]
+            if key[0] == "add":
+                uses.update((abs(c), ch) for c, ch in key[1:] if ch != ONE and not _is_unit(c))
+            elif key[0] == "scale":
+                uses[key[1], key[2]] += 1
+        return uses
 
     def delivered(self) -> "Dag":
         """This DAG with every coefficient operand ``c*a`` used more than once made a scale node.
@@ -268,13 +273,7 @@ class Dag:
         ([('scale', 2, 3)], True)
         """
         order = self.reachable()
-        seen: Counter = Counter((abs(c), root) for c, root in self.roots if root != ONE and not _is_unit(c))
-        for node in order:
-            key = self.nodes[node]
-            if key[0] == "add":
-                seen.update((abs(c), ch) for c, ch in key[1:] if ch != ONE and not _is_unit(c))
-            elif key[0] == "scale":
-                seen[key[1], key[2]] += 1
+        seen = self._scaled_uses(order)
         if all(n == 1 for n in seen.values()):
             return self
         out = Dag(self.symbols, dict(self.opaque))

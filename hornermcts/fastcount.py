@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 
 from .horner import coefficient_mode, exact_coefficients, normalize_order
-from .opcount import OpCount, expression_count
+from .opcount import OpCount, pieces_count
 
 __all__ = ["FastCounter"]
 
@@ -318,9 +318,7 @@ class FastCounter:
         self._have = np.zeros(2 * top + 2, dtype=np.bool_)
         capacity = 1 << max(10, int(4 * max(poly.n_terms, 1)).bit_length())
         self._alloc(capacity)
-        self._pieces = OpCount()  # the opaque pieces' own arithmetic, the same for every order
-        for piece in set(poly.opaque.values()):
-            self._pieces = self._pieces + expression_count(piece)
+        self._pieces = pieces_count(poly.opaque)  # the opaque pieces' own arithmetic, the same for every order
 
     def _alloc(self, capacity: int) -> None:
         self._keys = np.zeros(capacity, dtype=np.uint64)

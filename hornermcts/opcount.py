@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import sympy
 
-__all__ = ["OpCount", "power_cost", "original_count", "expression_count", "sympy_count_ops"]
+__all__ = ["OpCount", "power_cost", "original_count", "expression_count", "pieces_count", "sympy_count_ops"]
 
 
 @dataclass(frozen=True)
@@ -159,6 +159,17 @@ def expression_count(expr) -> OpCount:
         else:
             stack.extend(e.args)
     return OpCount(adds, mults, pows)
+
+
+def pieces_count(opaque) -> OpCount:
+    """Operations inside opaque pieces (``{placeholder: piece}``), each distinct piece once.
+
+    >>> import sympy
+    >>> x, y, z = sympy.symbols("x y z")
+    >>> pieces_count({sympy.Symbol("_o0"): 1/z, sympy.Symbol("_o1"): sympy.sin(x + y)}).total
+    2
+    """
+    return sum((expression_count(piece) for piece in set(opaque.values())), OpCount())
 
 
 def sympy_count_ops(expr) -> int:

@@ -34,7 +34,7 @@ from .dag import Dag
 from .fastcount import FastCounter
 from .given import given_dag
 from .horner import horner_dag
-from .opcount import OpCount, expression_count, original_count
+from .opcount import OpCount, expression_count, original_count, pieces_count
 from .orders import DIRECTIONS, HornerOrderProblem
 from .polynomial import Polynomial
 from .greedy import greedy as greedy_step
@@ -438,13 +438,14 @@ def optimize(
     given = _given_expressions(expr)
     form = "optimized"
     if given is None:
-        before = sum((original_count(p) for p in polys), Dag(symbols, polys[0].opaque).pieces_count())
+        before = sum((original_count(p) for p in polys), pieces_count(polys[0].opaque))
     else:
         before = sum((expression_count(e) for e in given), OpCount())
         if before.total <= after.total:  # a factored input: its own form may be the cheaper one
             own = given_dag(given, polys[0])
-            if own is not None and own.count().total < after.total:
-                dag, after, form = own, own.count(), "input"
+            own_count = own.count() if own is not None else None
+            if own_count is not None and own_count.total < after.total:
+                dag, after, form = own, own_count, "input"
     options = dict(preset=preset, iterations=iterations, cp=cp, schedule=schedule, direction=direction,
                    repeats=repeats, seed=seed if seed is not None else (searches[0].seed if searches else None),
                    time_limit=time_limit, greedy=use_greedy, candidates=candidates)

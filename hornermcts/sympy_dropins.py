@@ -111,6 +111,7 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
         items = sorted(exprs, key=sympy.default_sort_key)
     else:
         items = [*exprs]  # a list, tuple, generator, reversed(...)
+    items = [item if isinstance(item, sympy.MatrixBase) else _expression(item) for item in items]
     flat = []
     shapes = []
     for item in items:
@@ -119,7 +120,7 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
             flat += [*item]
         else:
             shapes.append(None)
-            flat.append(_expression(item))
+            flat.append(item)
     if not all(_optimizable(e) for e in flat):
         return _sympy_cse(items[0] if single else items, symbols, optimizations, postprocess, order, ignore, list)
     if not flat:
