@@ -2,7 +2,8 @@
 
 Two figures per policy:
 
-- *kernel*: playouts in one compiled Numba loop (``random_playout_rate``),
+- *kernel*: playouts in one compiled Numba loop (``playout_points``, as
+  ``random_playout_rate`` runs them),
   the inner loop of every search;
 - *protocol*: ``SameGame.playout`` + ``reward`` called from Python, as the
   search core calls them (adds the per-call overhead: copy, move list).
@@ -22,14 +23,14 @@ import time
 
 import numpy as np
 
-from hornermcts.domains.samegame import PLAYOUTS, SameGame, _playout_batch, random_board
+from hornermcts.domains.samegame import PLAYOUTS, SameGame, random_board
+from hornermcts.domains.samegame.rates import playout_points
 
 
 def kernel_rate(game: SameGame, count: int, seed: int) -> tuple[float, float, float]:
-    args = (game._start, game.width, game.height, game.n_colours, game._scoring_code, game._policy_code, game.epsilon)
-    _playout_batch(*args, 1, 1)  # compile / load from cache
+    playout_points(game, 1, seed=1)  # compile / load from cache
     cpu, wall = time.process_time(), time.perf_counter()
-    total = _playout_batch(*args, seed + 1, count)
+    total = playout_points(game, count, seed=seed + 1)
     cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
     return count / cpu, count / wall, total / count
 

@@ -19,7 +19,7 @@ __all__ = ["main", "SUBCOMMANDS"]
 #: subcommand -> (module, one-line help); each module has add_arguments(parser) and run(args)
 SUBCOMMANDS = {
     "optimize": ("hornermcts.cli_optimize", "optimize a polynomial: Horner scheme by MCTS, CSE, summary"),
-    "samegame": ("hornermcts.domains.samegame_cli", "play SameGame / Clickomania / Bubble Breaker boards"),
+    "samegame": ("hornermcts.domains.samegame.cli", "play SameGame / Clickomania / Bubble Breaker boards"),
 }
 
 

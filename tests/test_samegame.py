@@ -6,6 +6,8 @@ standard set, playouts against the rules, exhaustive search on tiny boards.
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hornermcts.domains.samegame import (
-    SHARED_DATA,
     SameGame,
     SameGameState,
     format_moves,
@@ -282,17 +283,21 @@ def test_random_board_is_seeded_and_uniform():
 # --------------------------------------------------------------------------
 # files, the standard set, the replay check
 
-needs_data = pytest.mark.skipif(not SHARED_DATA.is_dir(), reason="shared SameGame data not present")
+# the project's SameGame data: where HORNERMCTS_SAMEGAME_DATA says, else in the
+# shared/ folder beside the repository; the library itself assumes no folder
+DATA = Path(os.environ.get("HORNERMCTS_SAMEGAME_DATA") or Path(__file__).resolve().parents[2] / "shared/data/samegame")
+REPLAYS = DATA / "replays_mcs_cmct40.tsv"
+needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"SameGame data not present in {DATA}")
 
 
 @needs_data
 def test_embedded_standard_set_equals_both_files():
     embedded = standard_testset()
     assert len(embedded) == 20
-    from_file = read_boards(SHARED_DATA / "standard_testset.txt")
+    from_file = read_boards(DATA / "standard_testset.txt")
     assert all(np.array_equal(a, b) for a, b in zip(embedded, from_file, strict=True))
     for i, board in enumerate(embedded, start=1):
-        (letters,) = read_boards(SHARED_DATA / "mcs_letters" / f"problem{i:02d}.txt")
+        (letters,) = read_boards(DATA / "mcs_letters" / f"problem{i:02d}.txt")
         assert np.array_equal(letters, board)
 
 
@@ -303,7 +308,7 @@ def test_logged_games_replay_to_their_scores():
     All 20 games clear the board, so the logs confirm the +1000 bonus but
     cannot tell whether the end-of-game penalty applies.
     """
-    rows = read_replays()
+    rows = read_replays(REPLAYS)
     assert len(rows) == 20
     total = 0
     for board, (name, score, moves) in zip(standard_testset(), rows, strict=True):
@@ -317,7 +322,7 @@ def test_logged_games_replay_to_their_scores():
 @needs_data
 def test_a_corrupted_log_fails_the_replay():
     board = standard_testset()[0]
-    name, score, moves = read_replays()[0]
+    name, score, moves = read_replays(REPLAYS)[0]
     game = SameGame(board)
     with pytest.raises(ValueError, match="not over"):
         game.score(moves[:-1])
@@ -341,6 +346,15 @@ def test_read_boards_formats(tmp_path):
     path.write_text("1 2 5\nRX\n")
     with pytest.raises(ValueError, match="unknown board symbol"):
         read_boards(path)
+
+
+def test_read_replays_without_a_path_names_what_is_missing(tmp_path, monkeypatch):
+    monkeypatch.delenv("HORNERMCTS_SAMEGAME_DATA", raising=False)
+    with pytest.raises(FileNotFoundError, match="HORNERMCTS_SAMEGAME_DATA is not set.*replays_mcs_cmct40.tsv"):
+        read_replays()
+    (tmp_path / "replays_mcs_cmct40.tsv").write_text("problem\tscore\tn_moves\tmoves\nb\t0\t1\t2,3\n")
+    monkeypatch.setenv("HORNERMCTS_SAMEGAME_DATA", str(tmp_path))
+    assert read_replays() == [("b", 0, [(2, 3)])]
 
 
 def test_parse_and_format_moves_round_trip():
@@ -433,7 +447,7 @@ def test_cli_beam_and_file(tmp_path, capsys):
 
 @needs_data
 def test_cli_replay_verifies_a_logged_game(capsys):
-    name, score, moves = read_replays()[4]
+    name, score, moves = read_replays(REPLAYS)[4]
     text = format_moves(moves)
     code, out, _ = cli(["--standard", "--positions", "5", "--replay", text, "--expect", str(score)], capsys)
     assert code == 0 and f"score {score}, game over" in out

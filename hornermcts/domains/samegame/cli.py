@@ -18,6 +18,11 @@ import argparse
 import os
 import sys
 
+from ...search import UCB1Tuned, beam_mcts, mcts, per_move_search, sp_mcts
+from ...search.sp_mcts import CEM_PER_MOVE, MANUAL
+from .boards import format_moves, parse_moves, random_board, read_boards, standard_testset
+from .game import SameGame
+
 __all__ = ["add_arguments", "run"]
 
 ALGORITHMS = ("sp-mcts", "mcts", "beam")
@@ -85,8 +90,6 @@ def _select(boards: list, spec: str | None) -> list[tuple[int, object]]:
 
 
 def _boards(args: argparse.Namespace) -> list[tuple[str, object]]:
-    from .samegame import random_board, read_boards, standard_testset
-
     sources = sum(x for x in (args.file is not None, args.standard, args.random is not None))
     if sources != 1:
         raise ValueError("give exactly one board source: FILE, --standard or --random SEED")
@@ -105,8 +108,6 @@ def _boards(args: argparse.Namespace) -> list[tuple[str, object]]:
 
 
 def _replay(args: argparse.Namespace, boards: list) -> int:
-    from .samegame import SameGame, parse_moves
-
     if len(boards) != 1:
         raise ValueError(f"--replay needs one board, got {len(boards)} (use --positions N)")
     name, board = boards[0]
@@ -134,9 +135,6 @@ def _replay(args: argparse.Namespace, boards: list) -> int:
 
 
 def _search(args: argparse.Namespace, game, progress):
-    from ..search import UCB1Tuned, beam_mcts, mcts, per_move_search, sp_mcts
-    from ..search.sp_mcts import CEM_PER_MOVE, MANUAL
-
     per_move = not args.per_game
     if args.time is not None and args.time <= 0:
         raise ValueError(f"--time must be > 0, got {args.time}")
@@ -176,8 +174,6 @@ def _search(args: argparse.Namespace, game, progress):
 
 
 def run(args: argparse.Namespace) -> int:
-    from .samegame import SameGame, format_moves
-
     boards = _boards(args)
     if args.replay is not None:
         return _replay(args, boards)

@@ -1,0 +1,420 @@
+"""The compiled (Numba) kernels of SameGame: groups, moves, playouts, end scores.
+
+A board is a flat ``int8`` array, index ``column * height + row``, row 0 at
+the bottom, ``-1`` (empty) above the tiles of a column and in the columns
+right of the last non-empty one: the layout of :attr:`SameGameState.cells
+<hornermcts.domains.samegame.SameGameState.cells>`. The kernels know
+nothing of :class:`~hornermcts.domains.samegame.SameGame`: scoring and
+playout policy come as the integer codes of
+:data:`~hornermcts.domains.samegame.SCORINGS` and
+:data:`~hornermcts.domains.samegame.PLAYOUTS`.
+
+Examples
+--------
+Two columns of height 2: ``0 0`` at the bottom, a ``1`` on the left column.
+
+>>> cells = np.array([0, 1, 0, -1], np.int8)
+>>> legal_groups(cells, 2, 2)  # the group of two 0s, named by cell 0
+(array([0], dtype=int32), array([2], dtype=int32), array([0], dtype=int32))
+>>> apply_move(cells, 2, 2, 0), cells.tolist()  # the 1 falls, column 1 is closed
+(2, [1, -1, -1, -1])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+__all__ = ["legal_groups", "apply_move", "playout", "playout_batch", "end_adjustment", "colour_counts"]
+
+
+@njit(cache=True, inline="always")
+def _flood(cells, width, height, label, stack, start, name):
+    """Give the group holding ``start`` the label ``name``; return its size.
+
+    Depth-first fill over orthogonal neighbours of the same colour; cells
+    already labelled (``label >= 0``) are not entered.
+    """
+    k = cells[start]
+    label[start] = name
+    stack[0] = start
+    top = 0
+    count = 0
+    while top >= 0:
+        j = stack[top]
+        top -= 1
+        count += 1
+        jc = j // height
+        jr = j - jc * height
+        if jr + 1 < height and cells[j + 1] == k and label[j + 1] < 0:
+            label[j + 1] = name
+            top += 1
+            stack[top] = j + 1
+        if jr > 0 and cells[j - 1] == k and label[j - 1] < 0:
+            label[j - 1] = name
+            top += 1
+            stack[top] = j - 1
+        if jc + 1 < width and cells[j + height] == k and label[j + height] < 0:
+            label[j + height] = name
+            top += 1
+            stack[top] = j + height
+        if jc > 0 and cells[j - height] == k and label[j - height] < 0:
+            label[j - height] = name
+            top += 1
+            stack[top] = j - height
+    return count
+
+
+@njit(cache=True)
+def _label(cells, width, height, label, stack, rep, size, colour):
+    """Label the connected groups; return their number.
+
+    ``rep[g]`` is the smallest cell index of group ``g`` (scan order), so a
+    group's name does not depend on how it was found.
+    """
+    for i in range(width * height):
+        label[i] = -1
+    n = 0
+    for c in range(width):
+        base = c * height
+        if cells[base] < 0:
+            break
+        for r in range(height):
+            i = base + r
+            k = cells[i]
+            if k < 0:
+                break
+            if label[i] >= 0:
+                continue
+            count = _flood(cells, width, height, label, stack, i, n)
+            rep[n] = i
+            size[n] = count
+            colour[n] = k
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _remove(cells, width, height, label, g):
+    """Remove group ``g`` of ``label`` in place: gravity, then close empty columns."""
+    dc = 0
+    for c in range(width):
+        src = c * height
+        if cells[src] < 0:
+            break
+        dst = dc * height
+        w = 0
+        r = 0
+        while r < height:
+            k = cells[src + r]
+            if k < 0:
+                break
+            if label[src + r] != g:
+                cells[dst + w] = k
+                w += 1
+            r += 1
+        # clear what is left of the source column, and of the target above w
+        for i in range(src + (w if dc == c else 0), src + r):
+            cells[i] = -1
+        if dc != c:
+            for i in range(dst + w, dst + height):
+                cells[i] = -1
+        if w > 0:
+            dc += 1
+
+
+@njit(cache=True)
+def _points(scoring, n):
+    if scoring == 0:
+        return (n - 2) * (n - 2)
+    if scoring == 1:
+        return n
+    return n * (n - 1)
+
+
+@njit(cache=True)
+def legal_groups(cells, width, height):
+    """Representative cell, size and colour of each group of two or more."""
+    cells_n = width * height
+    label = np.empty(cells_n, np.int32)
+    stack = np.empty(cells_n, np.int32)
+    rep = np.empty(cells_n, np.int32)
+    size = np.empty(cells_n, np.int32)
+    colour = np.empty(cells_n, np.int32)
+    n = _label(cells, width, height, label, stack, rep, size, colour)
+    k = 0
+    for g in range(n):
+        if size[g] >= 2:
+            rep[k] = rep[g]
+            size[k] = size[g]
+            colour[k] = colour[g]
+            k += 1
+    return rep[:k].copy(), size[:k].copy(), colour[:k].copy()
+
+
+@njit(cache=True)
+def apply_move(cells, width, height, cell):
+    """Remove the group holding ``cell`` in place; return its size (0 if empty).
+
+    A size below 2 leaves ``cells`` unchanged.
+    """
+    if cells[cell] < 0:
+        return 0
+    cells_n = width * height
+    label = np.full(cells_n, -1, np.int32)
+    stack = np.empty(cells_n, np.int32)
+    count = _flood(cells, width, height, label, stack, cell, 0)
+    if count >= 2:
+        _remove(cells, width, height, label, 0)
+    return count
+
+
+@njit(cache=True)
+def _next(s):
+    """xorshift64* step: (new state, uniform float in [0, 1))."""
+    s ^= s >> np.uint64(12)
+    s ^= s << np.uint64(25)
+    s ^= s >> np.uint64(27)
+    x = s * np.uint64(2685821657736338717)
+    return s, (x >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _pad(cells, width, height, padded):
+    """Copy a flat board into ``padded``: a frame of sentinels (-2) around it.
+
+    Column ``c`` of the board is column ``c + 1`` of the frame, each frame
+    column has ``height + 2`` cells with row ``r`` at ``r + 1``: neighbours
+    are ``i +- 1`` and ``i +- (height + 2)`` with no bounds checks.
+    """
+    stride = height + 2
+    padded[:] = -2
+    for c in range(width):
+        for r in range(height):
+            padded[(c + 1) * stride + r + 1] = cells[c * height + r]
+
+
+@njit(cache=True)
+def _unpad(padded, width, height, cells):
+    stride = height + 2
+    for c in range(width):
+        for r in range(height):
+            cells[c * height + r] = padded[(c + 1) * stride + r + 1]
+
+
+@njit(cache=True)
+def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, moves):
+    """Finish ``cells`` in place; return (points of the moves, moves played).
+
+    ``moves`` receives the flat cell index of the move's group representative
+    (its first cell in scan order, as in :meth:`SameGame.moves`). Policies: 0
+    uniform random; 1 TabuRandom (a random colour present at the start is
+    avoided while other moves exist); 2 TabuColorRandom (the most frequent
+    colour is avoided). With probability ``epsilon`` a move is uniform
+    random instead. The work is done on a padded copy, with labels stamped
+    by a growing offset so that they never need clearing.
+    """
+    s = np.uint64(seed)
+    if s == 0:
+        s = np.uint64(0x9E3779B97F4A7C15)
+    stride = height + 2
+    total = (width + 2) * stride
+    board = np.empty(total, np.int8)
+    _pad(cells, width, height, board)
+    label = np.full(total, -1, np.int32)
+    stack = np.empty(total, np.int32)
+    cells_n = width * height
+    rep = np.empty(cells_n, np.int32)
+    size = np.empty(cells_n, np.int32)
+    colour = np.empty(cells_n, np.int32)
+    tabu = -1
+    if policy != 0:
+        counts = np.zeros(n_colours, np.int32)
+        for i in range(cells_n):
+            if cells[i] >= 0:
+                counts[cells[i]] += 1
+        if policy == 1:
+            present = 0
+            for k in range(n_colours):
+                if counts[k] > 0:
+                    present += 1
+            if present > 0:
+                s, u = _next(s)
+                pick = int(u * present)
+                for k in range(n_colours):
+                    if counts[k] > 0:
+                        if pick == 0:
+                            tabu = k
+                            break
+                        pick -= 1
+        else:
+            best = 0
+            for k in range(n_colours):
+                if counts[k] > best:
+                    best = counts[k]
+                    tabu = k
+    points = 0
+    played = 0
+    offset = 0  # labels below offset belong to earlier steps
+    while True:
+        # label the groups
+        n = 0
+        legal = 0
+        free = 0
+        for c in range(1, width + 1):
+            base = c * stride
+            if board[base + 1] < 0:
+                break
+            for i in range(base + 1, base + height + 1):
+                k = board[i]
+                if k < 0:
+                    break
+                if label[i] >= offset:
+                    continue
+                g = offset + n
+                label[i] = g
+                stack[0] = i
+                top = 0
+                count = 0
+                while top >= 0:
+                    j = stack[top]
+                    top -= 1
+                    count += 1
+                    m = j + 1
+                    if board[m] == k and label[m] < offset:
+                        label[m] = g
+                        top += 1
+                        stack[top] = m
+                    m = j - 1
+                    if board[m] == k and label[m] < offset:
+                        label[m] = g
+                        top += 1
+                        stack[top] = m
+                    m = j + stride
+                    if board[m] == k and label[m] < offset:
+                        label[m] = g
+                        top += 1
+                        stack[top] = m
+                    m = j - stride
+                    if board[m] == k and label[m] < offset:
+                        label[m] = g
+                        top += 1
+                        stack[top] = m
+                rep[n] = i
+                size[n] = count
+                colour[n] = k
+                if count >= 2:
+                    legal += 1
+                    if k != tabu:
+                        free += 1
+                n += 1
+        if legal == 0:
+            break
+        use_tabu = tabu >= 0 and free > 0
+        if use_tabu and epsilon > 0.0:
+            s, u = _next(s)
+            if u < epsilon:
+                use_tabu = False
+        s, u = _next(s)
+        if use_tabu:
+            pick = int(u * free)
+        else:
+            pick = int(u * legal)
+        chosen = -1
+        for g in range(n):
+            if size[g] >= 2 and (not use_tabu or colour[g] != tabu):
+                if pick == 0:
+                    chosen = g
+                    break
+                pick -= 1
+        points += _points(scoring, size[chosen])
+        r0 = rep[chosen]
+        moves[played] = (r0 // stride - 1) * height + (r0 % stride - 1)
+        played += 1
+        # remove it: gravity, then close empty columns; the representative is
+        # the group's first cell in scan order, so its column is the group's
+        # leftmost and the columns before it stay as they are; once all its
+        # tiles are gone and no column was closed, the rest stays too
+        target = offset + chosen
+        left = size[chosen]
+        dc = r0 // stride
+        for c in range(dc, width + 1):
+            if left == 0 and dc == c:
+                break
+            src = c * stride
+            if board[src + 1] < 0:
+                break
+            dst = dc * stride
+            w = 1
+            r = 1
+            while r <= height:
+                k = board[src + r]
+                if k < 0:
+                    break
+                if label[src + r] != target:
+                    board[dst + w] = k
+                    w += 1
+                r += 1
+            left -= r - w
+            if dc == c:
+                for i in range(src + w, src + r):
+                    board[i] = -1
+            else:
+                for i in range(src + 1, src + r):
+                    board[i] = -1
+                for i in range(dst + w, dst + height + 1):
+                    board[i] = -1
+            if w > 1:
+                dc += 1
+        offset += n
+        if offset > 2_000_000_000:
+            label[:] = -1
+            offset = 0
+    _unpad(board, width, height, cells)
+    return points, played
+
+
+@njit(cache=True)
+def playout_batch(cells, width, height, n_colours, scoring, policy, epsilon, seed, count):
+    """Play ``count`` playouts from ``cells``; return the sum of their points (benchmark)."""
+    moves = np.empty(width * height, np.int32)
+    work = np.empty_like(cells)
+    total = 0
+    s = np.uint64(seed)
+    for _ in range(count):
+        work[:] = cells
+        s, u = _next(s)
+        points, played = playout(work, width, height, n_colours, scoring, policy, epsilon, s, moves)
+        total += points
+    return total
+
+
+@njit(cache=True)
+def end_adjustment(cells, n_colours, bonus, penalty):
+    """SameGame's end bonus or deduction (see :meth:`SameGame.end_adjustment`)."""
+    counts = np.zeros(n_colours, np.int64)
+    for i in range(cells.shape[0]):
+        if cells[i] >= 0:
+            counts[cells[i]] += 1
+    deduction = 0
+    left = False
+    for k in range(n_colours):
+        c = counts[k]
+        if c > 0:
+            left = True
+            deduction += (c - 2) * (c - 2)
+    if not left:
+        return bonus
+    if not penalty:
+        return 0
+    return -deduction
+
+
+@njit(cache=True)
+def colour_counts(cells, n_colours):
+    """The number of tiles of each colour ``0 .. n_colours - 1`` on the board."""
+    counts = np.zeros(n_colours, np.int64)
+    for i in range(cells.shape[0]):
+        if cells[i] >= 0:
+            counts[cells[i]] += 1
+    return counts
