@@ -78,11 +78,11 @@ def search_core() -> None:
     line("sp_mcts", (r.best_moves, r.best_reward))
     target = (3, 1, 4, 0, 2, 6, 5)
     a = anneal(lambda p: sum(abs(x - y) for x, y in zip(p, target)), tuple(range(7)),
-               steps=400, t_start=2.0, t_end=0.05, restarts=2, seed=5)
-    line("anneal", (a.best, a.best_cost, a.steps, a.accepted, a.history))
+               iterations=400, t_start=2.0, t_end=0.05, restarts=2, seed=5)
+    line("anneal", (a.best_moves, a.best_value, a.iterations, a.accepted, a.history))
     c = cem(lambda p, rng: -(p["x"] - 1.5) ** 2 - (p["n"] - 3) ** 2 + 0.01 * rng.standard_normal(),
             {"x": (-5.0, 5.0), "n": (0, 10)}, integer=("n",), iterations=6, population=20, elite=5, seed=6)
-    line("cem", (sorted(c.params.items()), sorted(c.best_params.items()), round(c.best_fitness, 9), c.evaluations))
+    line("cem", (sorted(c.params.items()), sorted(c.best_moves.items()), round(c.best_value, 9), c.evaluations))
 
 
 def samegame() -> None:

@@ -15,7 +15,9 @@ from .fastcount import FastCounter
 from .horner import horner_dag
 from .opcount import OpCount, expression_count, original_count, sympy_count_ops
 from .optimize import OptimizeResult, optimize
-from .orders import HornerOrderProblem
+from .options import Options
+from .domains.horner_orders import HornerOrderProblem
+from .errors import HornerMCTSError, OptionError
 from .parse import ParseError, as_polynomial, from_poly, from_sympy, from_text, read_file
 from .polynomial import Polynomial
 from .sympy_dropins import cse, simplify
@@ -25,7 +27,10 @@ __version__ = "0.1.0"
 
 __all__ = [
     "optimize",
+    "Options",
     "OptimizeResult",
+    "HornerMCTSError",
+    "OptionError",
     "simplify",
     "cse",
     "Polynomial",

@@ -18,25 +18,18 @@ __all__ = ["add_arguments", "run"]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from . import options
+    from .codegen import LANGUAGES, PRECISION_SUPPORT
+
     parser.add_argument("file", help="polynomial file in FORM (^) or SymPy (**) syntax, or - for stdin")
-    parser.add_argument("--preset", choices=["default", "fast", "greedy", "mcts", "anneal"], default="default",
-                        help="fast: occurrence order + CSE; greedy: + greedy step; mcts: MCTS + greedy; anneal: "
-                             "annealing over orders + greedy; default: MCTS, then annealing, + greedy")
-    parser.add_argument("-n", "--iterations", type=int, default=1000, help="orders scored per search: MCTS tree updates N and annealing steps (default 1000; 0: occurrence order)")
-    parser.add_argument("--no-greedy", action="store_true", help="stop after Horner + CSE (no greedy step)")
-    parser.add_argument("--cp", type=float, default=None, help="exploration constant Cp (SA-UCT: initial temperature; default 1.0)")
-    parser.add_argument("--schedule", choices=["sa-uct", "uct", "exponential"], default="sa-uct", help="selection schedule (default sa-uct)")
-    parser.add_argument("--direction", choices=["forward", "backward", "both"], default="forward", help="Horner scheme construction (default forward)")
-    parser.add_argument("--repeats", type=int, default=1, help="independent restarts R (default 1)")
-    parser.add_argument("--seed", type=int, default=0,
-                        help="random seed (default 0: the same result every run; another seed, another search)")
-    parser.add_argument("--time-limit", type=float, default=None, help="seconds per search; the best so far is kept")
+    options.add_arguments(parser)  # one flag per field of hornermcts.Options
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
-    parser.add_argument("--emit", choices=["c", "python", "numpy", "fortran"], help="generate evaluation code in this language")
+    parser.add_argument("--emit", choices=LANGUAGES, help="generate evaluation code in this language")
     parser.add_argument("-o", "--output", help="write the generated code to this file (default: standard output)")
     parser.add_argument("--name", default="f", help="name of the generated function (default f)")
-    parser.add_argument("--precision", choices=["double", "long double", "compensated"], default="double",
+    precisions = list(dict.fromkeys(p for supported in PRECISION_SUPPORT.values() for p in supported))
+    parser.add_argument("--precision", choices=precisions, default="double",
                         help="arithmetic of the code (default double): long double for C/Fortran; compensated "
                              "(double-double, doubles in and out, ~1e-16 relative error) for C/Python/NumPy")
 
@@ -50,23 +43,13 @@ def _read(path: str):
 
 
 def run(args: argparse.Namespace) -> int:
-    from .optimize import DEFAULT_CP, optimize
+    from .optimize import optimize
+    from .options import from_arguments
 
+    options = from_arguments(args)  # checked before the input is read
     poly = _read(args.file)
     progress = None if args.no_progress or args.json else "auto"
-    result = optimize(
-        poly,
-        preset=args.preset,
-        greedy=False if args.no_greedy else None,
-        iterations=args.iterations,
-        cp=DEFAULT_CP if args.cp is None else args.cp,
-        schedule=args.schedule,
-        direction=args.direction,
-        repeats=args.repeats,
-        seed=args.seed,
-        time_limit=args.time_limit,
-        progress=progress,
-    )
+    result = optimize(poly, options, progress=progress)
     code = None
     if args.emit:
         from .codegen import emit

@@ -38,8 +38,6 @@ BACKENDS = ("serial", "process", "dask")
 #: options a grid may vary (those of optimize that shape one search)
 GRID_KEYS = ("iterations", "cp", "schedule", "direction", "repeats", "time_limit")
 
-_DEFAULTS = {"iterations": 1000, "cp": 1.0, "schedule": "sa-uct", "direction": "forward", "repeats": 1, "time_limit": None}
-
 
 @dataclass
 class SweepTable:
@@ -93,10 +91,14 @@ def _jobs(grid, seeds, base_seed: int) -> list[dict]:
     for key in {k for p in points for k in p}:
         if key not in GRID_KEYS:
             raise ValueError(f"grid key {key!r} is not a search option; use {GRID_KEYS}")
+    from .options import Options
+
     runs = range(seeds) if isinstance(seeds, int) else list(seeds)
+    defaults = {key: getattr(Options(), key) for key in GRID_KEYS}
     jobs = []
     for point, run in itertools.product(points, runs):
-        params = {**_DEFAULTS, **{k: (float(v) if k == "cp" else v) for k, v in point.items()}}
+        params = {**defaults, **{k: (float(v) if k == "cp" else v) for k, v in point.items()}}
+        Options(**params)  # a bad value fails here, before any search runs
         tag = zlib.crc32(json.dumps(params, sort_keys=True).encode())
         seq = np.random.SeedSequence([base_seed, tag, int(run)])
         jobs.append({**params, "run": int(run), "seed": int(seq.generate_state(1)[0] & 0x7FFFFFFF)})

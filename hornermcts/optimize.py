@@ -1,11 +1,15 @@
 """``optimize``: find a Horner scheme, eliminate common subexpressions, simplify greedily.
 
-The pipeline: candidate orders come from a search (the occurrence order,
-MCTS, simulated annealing, or MCTS refined by annealing), each scored by the
-fast counter (Horner + CSE); the best few are built as DAGs and given the
-greedy optimizations of :mod:`hornermcts.greedy`; the best result wins.
-Presets name the usual combinations (:data:`PRESETS`), like FORM's levels
-O1..O4.
+:func:`optimize` calls named stages, like SymPy's ``cse``:
+:func:`prepare_outputs` (the input as a polynomial, several outputs joined),
+:func:`search_orders` (the occurrence orders, then the preset's searches,
+MCTS and simulated annealing, every order scored by the fast counter,
+Horner + CSE; the generic driver is :func:`hornermcts.search.shortlist`),
+:func:`screen_candidates` (the best few orders built as DAGs and given the
+greedy optimizations of :mod:`hornermcts.greedy`; the best wins), then the
+input's own form when it is cheaper.  The options are one
+:class:`~hornermcts.options.Options`; presets (:data:`PRESETS`) are lists
+of stages, like FORM's levels O1..O4.
 
 Examples
 --------
@@ -26,61 +30,26 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable
 
 import numpy as np
 
 from .dag import Dag
+from .domains.horner_orders import HornerOrderProblem
 from .fastcount import FastCounter
 from .given import given_dag
+from .greedy import greedy as greedy_step
 from .horner import horner_dag
 from .opcount import OpCount, expression_count, original_count, pieces_count
-from .orders import DIRECTIONS, HornerOrderProblem
+from .options import PRESETS, Options, make
 from .polynomial import Polynomial
-from .greedy import greedy as greedy_step
 from .search import MCTSResult, mcts
-from .search.annealing import AnnealResult, anneal
+from .search.annealing import anneal
+from .search.arguments import seed_value
+from .search.shortlist import Shortlist, Stage, shortlist
 from .views import to_assignments, to_expressions, to_networkx
 
-__all__ = ["optimize", "OptimizeResult", "PRESETS", "SCHEDULES", "DEFAULT_CP", "baseline_orders", "prepare_outputs"]
-
-#: Presets: ``name -> (searches, greedy)``.  ``fast`` is FORM's O1 (occurrence
-#: order + CSE), ``greedy`` O2 (+ greedy), ``mcts`` O3 (MCTS + greedy),
-#: ``anneal`` O4 (annealing over orders + greedy); ``default`` runs MCTS, refines
-#: its best order by low-temperature annealing, and applies the greedy step:
-#: the best counts for the time (``benchmarks/optimizer_vs_form.py``).
-PRESETS = {
-    "fast": ((), False),
-    "greedy": ((), True),
-    "mcts": (("mcts",), True),
-    "anneal": (("anneal",), True),
-    "default": (("mcts", "anneal"), True),
-}
-
-#: Annealing temperatures, as fractions of the starting order's operations:
-#: from scratch, and as refinement after MCTS (measured on HEP(sigma), res(7,5)).
-ANNEAL_FROM_SCRATCH = (0.1, 0.0005)
-ANNEAL_REFINE = (0.02, 0.0005)
-
-#: Annealing restarts grow with the searched variables: one run up to
-#: ANNEAL_ONE_RUN_UP_TO variables, one more per VARIABLES_PER_RESTART beyond (many
-#: variables make MCTS trees deep and the order landscape rugged; measured on
-#: structured(30,6000,1), where one or two runs left some seeds above FORM O4).
-ANNEAL_ONE_RUN_UP_TO = 15
-VARIABLES_PER_RESTART = 10
-
-#: How many of the best orders found get the greedy step (FORM's O3 does the same).
-DEFAULT_CANDIDATES = 5
-
-#: Greedy passes given to the winning candidate (the first one screens them all).
-GREEDY_ROUNDS = 3
-
-#: Selection schedules by name: the SA-UCT linear cooling, plain UCT, exponential.
-SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"}
-
-#: Default initial exploration constant: the upper end of SA-UCT's measured
-#: region of good Cp on HEP(sigma) at N=1000, [0.32, 1.0] (benchmarks/results/cp_sweep_hep_sigma.txt).
-DEFAULT_CP = 1.0
+__all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
+           "search_orders", "screen_candidates", "Candidate"]
 
 
 @dataclass(frozen=True)
@@ -146,7 +115,7 @@ class OptimizeResult:
     @property
     def iterations(self) -> int:
         """Orders scored by the searches: MCTS iterations plus annealing steps."""
-        return sum(s.iterations if isinstance(s, MCTSResult) else s.steps for s in self.search)
+        return sum(s.iterations for s in self.search)
 
     @property
     def node_count(self) -> int:
@@ -163,7 +132,7 @@ class OptimizeResult:
     @property
     def _best_tree(self) -> MCTSResult | None:
         trees = [s for s in self.search if isinstance(s, MCTSResult)]
-        return max(trees, key=lambda s: s.best_reward) if trees else None
+        return max(trees, key=lambda s: s.best_value) if trees else None
 
     def expression(self):
         """One nested SymPy expression, exactly equal to the input (a list for several outputs).
@@ -262,48 +231,14 @@ def prepare_outputs(expr):
     return polys, joint, len(present)
 
 
-def _check_options(iterations, cp, schedule, direction, repeats, time_limit, preset="default", greedy=None,
-                   candidates=DEFAULT_CANDIDATES) -> None:
-    if preset not in PRESETS:
-        raise ValueError(f"preset must be one of {sorted(PRESETS)}, not {preset!r}")
-    if greedy not in (None, True, False):
-        raise ValueError(f"greedy must be None (the preset decides), True or False, not {greedy!r}")
-    if isinstance(candidates, bool) or not isinstance(candidates, int) or candidates < 1:
-        raise ValueError(f"candidates must be an integer >= 1, not {candidates!r}")
-    if iterations is not None:
-        if isinstance(iterations, bool) or not isinstance(iterations, int) or iterations < 0:
-            raise ValueError(f"iterations must be a non-negative integer, not {iterations!r}")
-    if time_limit is not None and not (isinstance(time_limit, (int, float)) and time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, not {time_limit!r}")
-    if iterations is None and time_limit is None:
-        raise ValueError("give iterations, time_limit or both")
-    if not (isinstance(cp, (int, float)) and math.isfinite(cp) and cp >= 0):
-        raise ValueError(f"cp must be a finite number >= 0, not {cp!r}")
-    if not callable(schedule) and schedule not in SCHEDULES:
-        raise ValueError(f"schedule must be one of {sorted(SCHEDULES)} or a callable T(i, n), not {schedule!r}")
-    if direction not in DIRECTIONS + ("both",):
-        raise ValueError(f"direction must be 'forward', 'backward' or 'both', not {direction!r}")
-    if isinstance(repeats, bool) or not isinstance(repeats, int) or repeats < 1:
-        raise ValueError(f"repeats must be an integer >= 1, not {repeats!r}")
-
-
-
-def optimize(
-    expr,
-    *,
-    preset: str = "default",
-    iterations: int | None = 1000,
-    cp: float = DEFAULT_CP,
-    schedule: str | Callable = "sa-uct",
-    direction: str = "forward",
-    repeats: int = 1,
-    seed: int | None = 0,
-    time_limit: float | None = None,
-    progress: Any = None,
-    greedy: bool | None = None,
-    candidates: int = DEFAULT_CANDIDATES,
-) -> OptimizeResult:
+def optimize(expr, options: Options | None = None, *, progress=None, **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
+
+    The stages: :func:`prepare_outputs` (parse), :func:`search_orders` (the
+    occurrence orders, then the searches of the preset: MCTS, annealing),
+    :func:`screen_candidates` (the best few orders built as DAGs, one greedy
+    pass each; the best wins and gets the remaining greedy passes), then the
+    input's own form if it is cheaper, and the result.
 
     Parameters
     ----------
@@ -312,160 +247,153 @@ def optimize(
         expressions are optimized together: one order, one DAG with one
         output each, common subexpressions shared across outputs (see
         :func:`prepare_outputs`).
-    preset : {"default", "fast", "greedy", "mcts", "anneal"}
-        Which searches run and whether the greedy step follows (see
-        :data:`PRESETS`): ``"fast"`` the occurrence order + CSE (FORM O1),
-        ``"greedy"`` + greedy (O2), ``"mcts"`` MCTS + greedy (O3),
-        ``"anneal"`` simulated annealing over orders + greedy (O4),
-        ``"default"`` MCTS, then annealing from its best order, + greedy.
-    iterations : int, default 1000
-        Orders scored per search: MCTS iterations (per direction and
-        restart) and annealing steps (per restart).  0 skips the searches.
-    cp : float, default 1.0
-        MCTS exploration constant Cp (SA-UCT: the initial temperature), in
-        units of the reward ``input operations / operations``.
-    schedule : {"sa-uct", "uct", "exponential"} or callable
-        SA-UCT's linear cooling ``T(i) = Cp (N - i) / N`` (default), constant
-        ``Cp`` (UCT), exponential cooling, or a callable ``T(i, n)``.
-    direction : {"forward", "backward", "both"}
-        MCTS builds schemes outermost-first, innermost-first, or runs both.
-    repeats : int, default 1
-        Independent restarts of each search; the best is kept.  Annealing
-        runs at least once, plus once per :data:`VARIABLES_PER_RESTART`
-        variables beyond :data:`ANNEAL_ONE_RUN_UP_TO`.
-    seed : int or None, default 0
-        Makes the searches reproducible (iteration budgets only): by default
-        every call on the same input gives the same result, as
-        ``sympy.cse`` does.  ``None`` draws a fresh seed each call (the one
-        drawn is in ``result.options["seed"]``); another integer gives
-        another reproducible search.
-    time_limit : float, optional
-        Seconds per search run (direction, restart); a search returns its
-        best so far when it runs out (and on Ctrl-C).
+    options : Options, optional
+        How to search (:class:`~hornermcts.options.Options`: preset,
+        iterations, cp, schedule, direction, repeats, seed, time_limit,
+        greedy, candidates, greedy_rounds, annealing temperatures).
     progress : None, True, "auto" or callable
         A tqdm bar (True), a bar on a terminal for long runs ("auto"), or a
         callback ``progress(iteration, best_reward)``.
-    greedy : bool, optional
-        Override the preset: ``False`` keeps Horner + CSE only (the setting
-        of the SA-UCT paper's experiments), ``True`` adds the greedy step.
-    candidates : int, default 5
-        How many of the best distinct orders found get the greedy step.
+    **changes
+        Any option by name, applied to ``options`` (e.g.
+        ``optimize(expr, iterations=200, seed=1)``); an unknown name is a
+        TypeError listing the options.
 
     Returns
     -------
     OptimizeResult
     """
     clock = time.perf_counter()
-    _check_options(iterations, cp, schedule, direction, repeats, time_limit, preset, greedy, candidates)
-    searches_wanted, preset_greedy = PRESETS[preset]
-    use_greedy = preset_greedy if greedy is None else greedy
+    options = make(options, **changes)
+    if options.seed is None:  # draw it now and record it: the run can be repeated
+        options = options.replace(seed=seed_value(None))
     polys, joint, n_markers = prepare_outputs(expr)
-    fixed = tuple(range(n_markers))
-    counter = FastCounter(joint)
-    scored: dict[tuple, int] = {}
-
-    def score(scheme) -> int:
-        scheme = tuple(scheme)
-        ops = scored.get(scheme)
-        if ops is None:
-            ops = scored[scheme] = counter.count(scheme)
-        return ops
-
-    orders = baseline_orders(joint, fixed)
-    for order in orders.values():
-        score(order)
-    searches = []
-    history: list[tuple[int, int]] = []
-    offset = 0
-
-    def record(found_history, to_ops) -> None:
-        for it, value in found_history:
-            ops = to_ops(value)
-            if not history or ops < history[-1][1]:
-                history.append((offset + it, ops))
-
-    run = iterations != 0 and joint.n_terms
-    interrupted = False
-    if run and "mcts" in searches_wanted:
-        directions = DIRECTIONS if direction == "both" else (direction,)
-        sched = SCHEDULES.get(schedule, schedule) if not callable(schedule) else schedule
-        for k, d in enumerate(directions):
-            problem = HornerOrderProblem(joint, direction=d, counter=counter, fixed=fixed)
-            run_seed = None if seed is None else seed + 7919 * k
-            found = mcts(problem, iterations=iterations, time_limit=time_limit, cp=float(cp),
-                         schedule=sched, seed=run_seed, repeats=repeats, progress=progress)
-            searches.append(found)
-            record(found.history, lambda reward: round(problem.input_operations / reward))
-            offset += found.iterations
-            for scheme, ops in problem.scored().items():
-                scored.setdefault(scheme, ops)
-            if found.interrupted:
-                interrupted = True
-                break
-    if run and "anneal" in searches_wanted and not interrupted:
-        problem = HornerOrderProblem(joint, counter=counter, fixed=fixed)
-        start = min(scored, key=scored.get)
-        start_ops = scored[start]
-        t_start, t_end = ANNEAL_REFINE if searches else ANNEAL_FROM_SCRATCH
-        free = problem.state_of(start)
-        if len(free) >= 2:
-            extra = math.ceil(max(len(free) - ANNEAL_ONE_RUN_UP_TO, 0) / VARIABLES_PER_RESTART)
-            restarts = max(repeats, 1 + extra)
-            found = anneal(lambda state: score(problem.scheme(state)), free, steps=iterations,
-                           t_start=t_start * start_ops, t_end=t_end * start_ops, restarts=restarts,
-                           seed=None if seed is None else seed + 104729, time_limit=time_limit,
-                           progress=progress)
-            searches.append(found)
-            record(found.history, lambda ops: int(ops))
-            offset += found.steps
-
-    ranked = sorted(scored, key=lambda s: (scored[s], s))
-    pool = ranked[:candidates] if use_greedy else ranked[:1]
-    best = None
-    for scheme in pool:  # one greedy pass screens the candidates, the winner gets more passes
-        order = [j - n_markers for j in scheme if j >= n_markers]
-        dag = horner_dag(polys, order)
-        cse = dag.count()
-        final = greedy_step(dag, rounds=1) if use_greedy else dag
-        after = final.count()
-        if best is None or (after.total, cse.total) < (best[2].total, best[1].total):
-            best = (order, cse, after, final)
-    order, cse, after, dag = best
-    if use_greedy:
-        dag = greedy_step(dag, rounds=GREEDY_ROUNDS - 1)
-        after = dag.count()
-    symbols = polys[0].symbols
+    found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress)
+    best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers)
     given = _given_expressions(expr)
     form = "optimized"
     if given is None:
         before = sum((original_count(p) for p in polys), pieces_count(polys[0].opaque))
     else:
         before = sum((expression_count(e) for e in given), OpCount())
-        if before.total <= after.total:  # a factored input: its own form may be the cheaper one
+        if before.total <= best.after.total:  # a factored input: its own form may be the cheaper one
             own = given_dag(given, polys[0])
             own_count = own.count() if own is not None else None
-            if own_count is not None and own_count.total < after.total:
-                dag, after, form = own, own_count, "input"
-    options = dict(preset=preset, iterations=iterations, cp=cp, schedule=schedule, direction=direction,
-                   repeats=repeats, seed=seed if seed is not None else (searches[0].seed if searches else None),
-                   time_limit=time_limit, greedy=use_greedy, candidates=candidates)
-    baselines = {name: (scored[tuple(o)] if n_markers == 0 else
-                        horner_dag(polys, [j - n_markers for j in o if j >= n_markers]).count().total)
-                 for name, o in orders.items()}
+            if own_count is not None and own_count.total < best.after.total:
+                best, form = Candidate(best.order, best.cse, own_count, own), "input"
+    baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
+                        horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
+                 for name, order in baseline_orders(joint, range(n_markers)).items()}
+    symbols = polys[0].symbols
+    recorded = options.as_dict()
+    recorded["greedy"] = "greedy" in options.stages
     return OptimizeResult(
         polynomial=polys if _is_many(expr) else polys[0],
-        order=tuple(dag.opaque.get(symbols[j], symbols[j]) for j in order),
+        order=tuple(best.dag.opaque.get(symbols[j], symbols[j]) for j in best.order),
         before=before,
-        after=after,
-        cse=cse,
+        after=best.after,
+        cse=best.cse,
         baselines=baselines,
-        history=tuple(history),
-        search=tuple(searches),
-        options=options,
+        history=found.history,
+        search=found.searches,
+        options=recorded,
         seconds=time.perf_counter() - clock,
-        dag=dag.delivered(),
+        dag=best.dag.delivered(),
         form=form,
     )
+
+
+def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None) -> Shortlist:
+    """Stage 1: score the occurrence orders, run the preset's searches, keep the best orders.
+
+    Every order is scored by the fast counter (Horner + CSE) through one
+    :class:`~hornermcts.search.shortlist.ScoreBook`; MCTS runs once per
+    direction, annealing starts from the best order found before it.  The
+    shortlist keeps ``options.candidates`` orders with the greedy step, one
+    without; each search gets its own seed derived from ``options.seed``.
+
+    Examples
+    --------
+    >>> from hornermcts.families import hep_sigma
+    >>> found = search_orders(hep_sigma(), Options(iterations=100))
+    >>> len(found.best), [s.__class__.__name__ for s in found.searches]
+    (5, ['MCTSResult', 'AnnealResult'])
+    >>> found.best[0][1] == min(found.book.scores.values())
+    True
+    """
+    fixed = tuple(fixed)
+    counter = FastCounter(poly)
+    stages = []
+    if options.iterations != 0 and poly.n_terms:
+        if "mcts" in options.stages:
+            directions = ("forward", "backward") if options.direction == "both" else (options.direction,)
+            stages += [_mcts_stage(poly, d, counter, fixed, options, progress) for d in directions]
+        if "anneal" in options.stages:
+            problem = HornerOrderProblem(poly, counter=counter, fixed=fixed)
+            if len(problem.variables) >= 2:
+                stages.append(_anneal_stage(problem, options, progress, refine="mcts" in options.stages))
+    keep = options.candidates if "greedy" in options.stages else 1
+    return shortlist(counter.count, starts=[tuple(o) for o in baseline_orders(poly, fixed).values()],
+                     stages=stages, keep=keep, seed=options.seed)
+
+
+def _mcts_stage(poly, direction: str, counter, fixed, options: Options, progress) -> Stage:
+    def run(book, seed):
+        problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book)
+        return mcts(problem, iterations=options.iterations, time_limit=options.time_limit, cp=float(options.cp),
+                    schedule=options.selection_schedule, seed=seed, repeats=options.repeats, progress=progress)
+
+    input_operations = HornerOrderProblem(poly, counter=counter, fixed=fixed).input_operations
+    return Stage(f"mcts {direction}", run, cost_of=lambda reward: round(input_operations / reward))
+
+
+def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, *, refine: bool) -> Stage:
+    def run(book, seed):
+        start, start_ops = book.leader()
+        t_start, t_end = options.anneal_refine if refine else options.anneal_from_scratch
+        free = problem.state_of(start)
+        extra = math.ceil(max(len(free) - options.anneal_one_run_up_to, 0) / options.variables_per_restart)
+        return anneal(lambda state: book(problem.scheme(state)), free, iterations=options.iterations,
+                      t_start=t_start * start_ops, t_end=t_end * start_ops,
+                      restarts=max(options.repeats, 1 + extra), seed=seed, time_limit=options.time_limit,
+                      progress=progress)
+
+    return Stage("anneal", run, cost_of=int)
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An order built as a DAG: its column order, Horner + CSE count, final count and DAG."""
+
+    order: list
+    cse: OpCount
+    after: OpCount
+    dag: Dag
+
+
+def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers: int = 0) -> Candidate:
+    """Stage 2: build each scheme's DAG, give it one greedy pass, keep the best; refine it.
+
+    The winner (fewest operations after the pass, then after Horner + CSE)
+    gets ``options.greedy_rounds - 1`` more greedy passes.  Without the
+    greedy stage the first scheme's Horner + CSE DAG is the result.
+    ``schemes`` hold the columns of the joint polynomial: the first
+    ``n_markers`` (the output markers of several outputs) are dropped.
+    """
+    use_greedy = "greedy" in options.stages
+    best = None
+    for scheme in schemes:
+        order = [j - n_markers for j in scheme if j >= n_markers]
+        dag = horner_dag(polys, order)
+        cse = dag.count()
+        final = greedy_step(dag, rounds=1) if use_greedy else dag
+        after = final.count()
+        if best is None or (after.total, cse.total) < (best.after.total, best.cse.total):
+            best = Candidate(order, cse, after, final)
+    if use_greedy and options.greedy_rounds > 1:
+        dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1)
+        best = Candidate(best.order, best.cse, dag.count(), dag)
+    return best
 
 
 def _given_expressions(expr) -> list | None:

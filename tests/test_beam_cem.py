@@ -358,8 +358,8 @@ def test_cem_finds_the_optimum_of_a_noisy_function():
     assert abs(result.params["a"] - 2.5) < 0.3
     assert abs(math.log10(result.params["b"]) - math.log10(300)) < 0.25
     assert result.params["k"] == 4 and isinstance(result.params["k"], int)
-    assert result.evaluations == 20 * 60 and len(result.history) == 20
-    elite = [h["elite_fitness"] for h in result.history]
+    assert result.evaluations == 20 * 60 and len(result.generations) == 20
+    elite = [h["elite_fitness"] for h in result.generations]
     assert elite[-1] > elite[0]
 
 

@@ -11,7 +11,7 @@ import hornermcts
 from hornermcts.families import random_polynomial
 from hornermcts.fastcount import FastCounter
 from hornermcts.optimize import optimize
-from hornermcts.orders import HornerOrderProblem
+from hornermcts.domains.horner_orders import HornerOrderProblem
 from hornermcts.polynomial import Polynomial
 
 x, y, z = sympy.symbols("x y z")

@@ -16,10 +16,17 @@ optional playout); the algorithms take their parts as parameters:
   :class:`ThresholdExpansion`;
 - playout policies ``policy(problem, state, rng) -> (state, moves)``:
   :func:`random_playout`;
-- more drivers: :func:`beam_mcts` (BMCTS, beam pruning per depth),
+- more drivers: :func:`anneal` (simulated annealing over permutations),
+  :func:`beam_mcts` (BMCTS, beam pruning per depth),
   :func:`per_move_search` (search, play the best move, search again),
   :func:`sp_mcts` (SP-MCTS per game or per move); and :func:`cem`, the
-  Cross-Entropy Method, to tune any numeric parameters.
+  Cross-Entropy Method, to tune any numeric parameters; every driver returns
+  a :class:`SearchResult` (best moves, best value, iterations, elapsed,
+  stop reason, seed, history) or a subclass;
+- :func:`shortlist`: search, then refine, then keep the best K, for any
+  problem with a cost (the plan of :func:`hornermcts.optimize`);
+- :func:`check_problem`: the protocol, checked by random simulations (every
+  domain's tests call it).
 
 Examples
 --------
@@ -41,8 +48,10 @@ from .mcts import backpropagate, descend, mcts, sa_uct
 from .permove import PerMoveResult, RootedProblem, per_move_search
 from .node import Node
 from .playout import random_playout
-from .problem import Problem, check_problem
-from .result import MCTSResult
+from .problem import ContractError, Problem, check_problem
+from .result import MCTSResult, SearchResult
+from .shortlist import ScoreBook, Shortlist, Stage, shortlist
+from .annealing import AnnealResult, anneal
 from .schedules import ConstantSchedule, ExponentialSchedule, LinearSchedule
 from .selection import SPMCTS, uct
 from .sp_mcts import sp_mcts
@@ -51,9 +60,17 @@ from .ucb1_tuned import UCB1Tuned, ucb1_tuned
 __all__ = [
     "mcts",
     "sa_uct",
+    "SearchResult",
     "MCTSResult",
     "Problem",
     "check_problem",
+    "ContractError",
+    "anneal",
+    "AnnealResult",
+    "shortlist",
+    "Shortlist",
+    "Stage",
+    "ScoreBook",
     "Node",
     "uct",
     "SPMCTS",

@@ -17,8 +17,8 @@ Examples
 --------
 >>> target = (3, 1, 4, 0, 2)
 >>> cost = lambda p: sum(abs(a - b) for a, b in zip(p, target))
->>> found = anneal(cost, (0, 1, 2, 3, 4), steps=300, t_start=2.0, t_end=0.05, seed=0)
->>> found.best, found.best_cost
+>>> found = anneal(cost, (0, 1, 2, 3, 4), iterations=300, t_start=2.0, t_end=0.05, seed=0)
+>>> found.best_moves, found.best_value
 ((3, 1, 4, 0, 2), 0)
 """
 from __future__ import annotations
@@ -26,11 +26,13 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
+from .arguments import generator, integer, seconds
 from .progress import make_progress
+from .result import SearchResult
 
 __all__ = ["anneal", "AnnealResult", "NEIGHBOURHOODS"]
 
@@ -39,38 +41,26 @@ NEIGHBOURHOODS = ("swap", "move")
 
 
 @dataclass(frozen=True)
-class AnnealResult:
+class AnnealResult(SearchResult):
     """What :func:`anneal` found.
+
+    The fields of :class:`~hornermcts.search.result.SearchResult`:
+    ``best_moves`` the permutation of lowest cost seen, ``best_value`` its
+    cost (annealing minimises: :attr:`maximize` is false), ``history``
+    ``(step, best cost)`` each time the best improved (steps counted over
+    all restarts, 0 for the initial permutation), ``iterations`` the cost
+    evaluations done (over all restarts), ``stopped`` ``"iterations"``,
+    ``"time"`` or ``"interrupt"``; plus:
 
     Attributes
     ----------
-    best : tuple
-        The permutation of lowest cost seen.
-    best_cost : float
-        Its cost.
-    history : tuple of (int, float)
-        ``(step, best_cost)`` each time the best improved (steps counted over
-        all restarts, 0 for the initial permutation).
-    steps : int
-        Cost evaluations done (over all restarts).
     accepted : int
         Proposals accepted.
-    elapsed : float
-        Wall-clock seconds.
-    stopped : str
-        ``"steps"``, ``"time"`` or ``"interrupt"``.
-    seed : int or None
-        The integer seed used (drawn when none was given).
     """
 
-    best: tuple
-    best_cost: float
-    history: tuple
-    steps: int
-    accepted: int
-    elapsed: float
-    stopped: str
-    seed: int | None
+    accepted: int = 0
+
+    maximize: ClassVar[bool] = False
 
 
 def _neighbour(perm: list, rng, kinds: Sequence[str], lo: int) -> list:
@@ -88,7 +78,7 @@ def anneal(
     cost: Callable[[tuple], float],
     initial: Sequence,
     *,
-    steps: int | None = 1000,
+    iterations: int | None = 1000,
     t_start: float = 10.0,
     t_end: float = 0.1,
     neighbourhood: Sequence[str] = NEIGHBOURHOODS,
@@ -107,13 +97,13 @@ def anneal(
         ``cost(permutation_tuple) -> float``, lower is better.
     initial : sequence
         The starting permutation.
-    steps : int, default 1000
+    iterations : int, default 1000
         Proposals per run (each costs one ``cost`` call).  ``None`` with a
         ``time_limit`` runs until the time is up (cooling then follows the
         elapsed fraction of the time).
     t_start, t_end : float
         Temperatures of the geometric cooling ``T_k = t_start (t_end /
-        t_start)^(k / steps)``, in cost units.
+        t_start)^(k / iterations)``, in cost units.
     neighbourhood : sequence of {"swap", "move"}
         Neighbour moves, drawn uniformly.
     restarts : int, default 1
@@ -121,8 +111,9 @@ def anneal(
         from the best permutation so far (``"best"``), at ``t_start``.
     fixed : int, default 0
         Leading positions that never move.
-    seed : int, optional
-        Makes step-bounded runs reproducible.
+    seed : int, numpy Generator or None
+        Makes step-bounded runs reproducible (as for
+        :func:`~hornermcts.search.mcts.mcts`).
     time_limit : float, optional
         Seconds for the whole search; the best so far is returned when it
         runs out, and on Ctrl-C.
@@ -131,25 +122,22 @@ def anneal(
         ``(step, -best_cost)`` so that higher is better there too.
     """
     initial = tuple(initial)
-    if steps is None and time_limit is None:
-        raise ValueError("anneal needs steps, a time_limit, or both")
-    if steps is not None and (not isinstance(steps, (int, np.integer)) or steps < 0):
-        raise ValueError(f"steps must be a non-negative integer, not {steps!r}")
+    if iterations is None and time_limit is None:
+        raise ValueError("no budget: give iterations=N and/or time_limit=seconds")
+    integer("iterations", iterations, minimum=0, optional=True)
+    seconds("time_limit", time_limit)
     if not (t_start > 0 and t_end > 0 and t_end <= t_start):
         raise ValueError(f"temperatures need 0 < t_end <= t_start, got t_start={t_start}, t_end={t_end}")
     bad = [k for k in neighbourhood if k not in NEIGHBOURHOODS]
     if bad or not neighbourhood:
         raise ValueError(f"neighbourhood must be a non-empty subset of {NEIGHBOURHOODS}, not {tuple(neighbourhood)!r}")
-    if not isinstance(restarts, int) or restarts < 1:
-        raise ValueError(f"restarts must be a positive integer, not {restarts!r}")
+    integer("restarts", restarts, minimum=1)
     if restart_from not in ("initial", "best"):
         raise ValueError(f"restart_from must be 'initial' or 'best', not {restart_from!r}")
     if not 0 <= fixed <= len(initial):
         raise ValueError(f"fixed must lie in [0, {len(initial)}], not {fixed}")
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy % 2**63)
-    rng = np.random.default_rng(seed)
-    total = None if steps is None else steps * restarts
+    rng, seed = generator(seed)
+    total = None if iterations is None else iterations * restarts
     callback, close = make_progress(progress, total=total)
     start = time.perf_counter()
     deadline = None if time_limit is None else start + time_limit
@@ -157,7 +145,7 @@ def anneal(
     best_cost = cost(initial)
     history = [(0, best_cost)]
     done = accepted = 0
-    stopped = "steps"
+    stopped = "iterations"
     movable = len(initial) - fixed >= 2
     ratio = t_end / t_start
     last_report = start
@@ -168,14 +156,14 @@ def anneal(
             run_start = time.perf_counter()
             k = 0
             while movable:
-                if steps is not None and k >= steps:
+                if iterations is not None and k >= iterations:
                     break
                 now = time.perf_counter()
                 if deadline is not None and now >= deadline:
                     stopped = "time"
                     break
-                if steps is not None:
-                    frac = k / steps
+                if iterations is not None:
+                    frac = k / iterations
                 else:
                     frac = (now - run_start) / max((deadline - run_start) / (restarts - run), 1e-9)
                     if frac >= 1.0:
@@ -203,5 +191,5 @@ def anneal(
         if callback is not None:
             callback(done, -best_cost)
         close()
-    return AnnealResult(best=best, best_cost=best_cost, history=tuple(history), steps=done,
+    return AnnealResult(best_moves=best, best_value=best_cost, history=tuple(history), iterations=done,
                         accepted=accepted, elapsed=time.perf_counter() - start, stopped=stopped, seed=seed)

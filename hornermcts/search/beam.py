@@ -24,13 +24,13 @@ default selection rule, as in the paper.
 
 from __future__ import annotations
 
-import numbers
 from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
-from .mcts import _check_budget, mcts
+from .arguments import integer
+from .mcts import mcts
 from .node import Node
 from .problem import check_problem
 from .result import MCTSResult
@@ -184,10 +184,8 @@ def beam_mcts(
     (1.0, True)
     """
     check_problem(problem)
-    _check_budget(iterations, time_limit, repeats)
-    for name, value in (("simulation_limit", simulation_limit), ("beam_width", beam_width)):
-        if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= 1):
-            raise ValueError(f"{name} must be a positive integer, got {value!r}")
+    integer("simulation_limit", simulation_limit, minimum=1)
+    integer("beam_width", beam_width, minimum=1)
     return mcts(
         problem,
         iterations=iterations,

@@ -17,43 +17,54 @@ reproducible.
 from __future__ import annotations
 
 import math
-import numbers
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 import numpy as np
+
+from . import arguments
+from .result import SearchResult
 
 __all__ = ["cem", "CEMResult"]
 
 
 @dataclass(frozen=True)
-class CEMResult:
+class CEMResult(SearchResult):
     """What a CEM run found.
+
+    The fields of :class:`~hornermcts.search.result.SearchResult`:
+    ``best_moves`` the single sample of highest fitness ever evaluated, a
+    parameter dict (also :attr:`best_params`; with noisy fitness often a
+    lucky draw: prefer :attr:`params`), ``best_value`` its fitness (also
+    :attr:`best_fitness`), ``iterations`` the generations completed,
+    ``history`` ``(generation, best fitness)`` each time it improved; plus:
 
     Attributes
     ----------
     params : dict
         The mean of the final distribution (rounded for integer
         parameters): the tuned values.
-    best_params : dict
-        The single sample of highest fitness ever evaluated (with noisy
-        fitness, often a lucky draw: prefer ``params``).
-    best_fitness : float
-        Its fitness.
-    history : tuple of dict
-        Per iteration: ``mean`` and ``std`` (dicts, before the update),
+    generations : tuple of dict
+        Per generation: ``mean`` and ``std`` (dicts, before the update),
         ``elite_fitness`` (mean over the elite), ``best_fitness``.
     evaluations : int
         Fitness calls.
-    seed : int or None
     """
 
-    params: dict
-    best_params: dict
-    best_fitness: float
-    history: tuple
-    evaluations: int
-    seed: int | None = None
+    params: dict = field(default_factory=dict)
+    generations: tuple = ()
+    evaluations: int = 0
+
+    @property
+    def best_params(self) -> dict:
+        """The best single sample: :attr:`best_moves`."""
+        return self.best_moves
+
+    @property
+    def best_fitness(self) -> float:
+        """Its fitness: :attr:`best_value`."""
+        return self.best_value
 
 
 def _spec(bounds: Mapping[str, Any], integer, log) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -137,19 +148,15 @@ def cem(
     (3, 7)
     """
     names, low, high, is_int, is_log = _spec(bounds, set(integer), set(log))
-    for label, value, least in (("iterations", iterations, 1), ("population", population, 2), ("elite", elite, 1)):
-        if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= least):
-            raise ValueError(f"{label} must be an int >= {least}, got {value!r}")
+    arguments.integer("iterations", iterations, minimum=1)
+    arguments.integer("population", population, minimum=2)
+    arguments.integer("elite", elite, minimum=1)
     if elite > population:
         raise ValueError(f"elite ({elite}) must not exceed population ({population})")
     if not (0.0 < smoothing <= 1.0):
         raise ValueError(f"smoothing must be in (0, 1], got {smoothing!r}")
-    if isinstance(seed, np.random.Generator):
-        rng, seed_used = seed, None
-    else:
-        if seed is None:
-            seed = int(np.random.SeedSequence().entropy)
-        rng, seed_used = np.random.default_rng(int(seed)), int(seed)
+    rng, seed_used = arguments.generator(seed)
+    start = time.perf_counter()
 
     # work in the sampling space: log for log parameters
     lo = np.where(is_log, np.log(np.where(is_log, low, 1.0)), low)
@@ -165,7 +172,8 @@ def cem(
             name: (int(round(v)) if integral else float(v)) for name, v, integral in zip(names, values, is_int)
         }
 
-    history = []
+    generations = []
+    improvements: list[tuple[int, float]] = []
     best_fitness = -math.inf
     best_params: dict = {}
     evaluations = 0
@@ -185,11 +193,15 @@ def cem(
             evaluations += 1
             if value > best_fitness:
                 best_fitness, best_params = value, p
+                if not improvements or improvements[-1][0] != iteration:
+                    improvements.append((iteration, value))
+                else:
+                    improvements[-1] = (iteration, value)
         order = np.argsort(-scores, kind="stable")[:elite]
         # refit on the values actually evaluated (rounded, clipped), in sampling space
         chosen = np.array([[params[i][n] for n in names] for i in order], dtype=float)
         chosen = np.where(is_log, np.log(np.where(is_log, chosen, 1.0)), chosen)
-        history.append(
+        generations.append(
             {
                 "mean": to_params(mean),
                 "std": dict(zip(names, std.tolist())),
@@ -200,12 +212,16 @@ def cem(
         mean = smoothing * chosen.mean(axis=0) + (1 - smoothing) * mean
         std = np.maximum(smoothing * chosen.std(axis=0) + (1 - smoothing) * std, floor)
         if progress is not None:
-            progress(iteration + 1, to_params(mean), history[-1]["elite_fitness"])
+            progress(iteration + 1, to_params(mean), generations[-1]["elite_fitness"])
     return CEMResult(
-        params=to_params(mean),
-        best_params=best_params,
-        best_fitness=best_fitness,
-        history=tuple(history),
-        evaluations=evaluations,
+        best_moves=best_params,
+        best_value=best_fitness,
+        iterations=iterations,
+        elapsed=time.perf_counter() - start,
+        stopped="iterations",
         seed=seed_used,
+        history=tuple(improvements),
+        params=to_params(mean),
+        generations=tuple(generations),
+        evaluations=evaluations,
     )

@@ -25,8 +25,6 @@ fully explored tree wastes iterations on revisits instead of stopping.
 
 from __future__ import annotations
 
-import math
-import numbers
 import sys
 from functools import partial
 from math import inf
@@ -35,6 +33,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .arguments import budget, generators, integer
 from .expansion import make_expansion
 from .node import Node
 from .playout import random_playout
@@ -230,37 +229,6 @@ def _run(
     return _Run(best, history, i, perf_counter() - start, stopped, root)
 
 
-def _generators(seed: Any, repeats: int) -> tuple[list[np.random.Generator], int | None]:
-    """One Generator per restart, derived deterministically from ``seed``."""
-    if isinstance(seed, np.random.Generator):
-        return ([seed] if repeats == 1 else list(seed.spawn(repeats))), None
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy)
-    elif isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0:
-        seed = int(seed)
-    else:
-        raise ValueError(f"seed must be None, an int >= 0 or a numpy Generator, got {seed!r}")
-    if repeats == 1:
-        return [np.random.default_rng(seed)], seed
-    children = np.random.SeedSequence(seed).spawn(repeats)
-    return [np.random.Generator(np.random.PCG64(child)) for child in children], seed
-
-
-def _check_budget(iterations: Any, time_limit: Any, repeats: Any) -> None:
-    if iterations is None and time_limit is None:
-        raise ValueError("no budget: give iterations=N and/or time_limit=seconds")
-    if iterations is not None and not (
-        isinstance(iterations, numbers.Integral) and not isinstance(iterations, bool) and iterations >= 1
-    ):
-        raise ValueError(f"iterations must be a positive integer, got {iterations!r}")
-    if time_limit is not None and not (
-        isinstance(time_limit, numbers.Real) and math.isfinite(time_limit) and time_limit > 0
-    ):
-        raise ValueError(f"time_limit must be a finite number of seconds > 0, got {time_limit!r}")
-    if not (isinstance(repeats, numbers.Integral) and not isinstance(repeats, bool) and repeats >= 1):
-        raise ValueError(f"repeats must be a positive integer, got {repeats!r}")
-
-
 def mcts(
     problem: Any,
     *,
@@ -369,7 +337,8 @@ def mcts(
     (True, 'iterations')
     """
     check_problem(problem)
-    _check_budget(iterations, time_limit, repeats)
+    budget(iterations, time_limit)
+    integer("repeats", repeats, minimum=1)
     temperature_schedule = make_schedule(schedule, cp)
     if not callable(selection):
         raise ValueError(f"selection must be a callable rule(node, exploration), got {selection!r}")
@@ -381,7 +350,7 @@ def mcts(
         play = partial(playout, problem)
     else:
         raise ValueError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
-    generators, seed_used = _generators(seed, repeats)
+    rngs, seed_used = generators(seed, repeats)
     total = iterations * repeats if iterations is not None else None
     callback, close = make_progress(progress, total=total)
     cadence = _Cadence(callback) if callback is not None else None
@@ -390,7 +359,7 @@ def mcts(
     done = 0
     overall = -inf
     try:
-        for rng in generators:
+        for rng in rngs:
             run = _run(
                 problem,
                 rng,
@@ -429,7 +398,7 @@ def _result(run: _Run, history: list, iterations: int, elapsed: float, stopped: 
     root = run.root
     return MCTSResult(
         best_moves=tuple(moves),
-        best_reward=reward,
+        best_value=reward,
         best_state=state,
         history=tuple(history),
         iterations=iterations,

@@ -23,8 +23,6 @@ with another start state.
 from __future__ import annotations
 
 import dataclasses
-import math
-import numbers
 import sys
 from dataclasses import dataclass
 from math import inf
@@ -33,10 +31,11 @@ from typing import Any, Callable
 
 import numpy as np
 
+from .arguments import budget, generator
 from .mcts import mcts
 from .playout import random_playout
 from .problem import check_problem
-from .result import MCTSResult
+from .result import MCTSResult, SearchResult
 
 __all__ = ["per_move_search", "PerMoveResult", "RootedProblem"]
 
@@ -70,58 +69,33 @@ class RootedProblem:
 
 
 @dataclass(frozen=True)
-class PerMoveResult:
+class PerMoveResult(SearchResult):
     """The game a per-move search played.
+
+    The fields of :class:`~hornermcts.search.result.SearchResult`:
+    ``best_moves`` the moves played, from the root to a terminal state,
+    ``best_value`` the reward of that state (also :attr:`best_reward`),
+    ``history`` ``(moves played, best reward known)`` each time a search
+    improved the best complete line, ``iterations`` those of all searches,
+    ``stopped`` ``"terminal"`` (the game ended) or ``"interrupt"`` (a
+    KeyboardInterrupt: the rest of the game follows the best line known, or
+    a playout, without searching); plus:
 
     Attributes
     ----------
-    best_moves : tuple
-        The moves played, from the root to a terminal state.
-    best_reward : float
-        The reward of that terminal state.
     best_state : object
         The terminal state.
-    history : tuple of (int, float)
-        ``(moves played, best reward known)`` each time a search improved the
-        best complete line.
-    iterations : int
-        Iterations of all searches.
-    elapsed : float
-        Wall-clock seconds, searches and moves.
     searches : tuple of MCTSResult
         One per searched move, in order, without trees.
-    stopped : str
-        ``"terminal"`` (the game ended) or ``"interrupt"`` (a
-        KeyboardInterrupt: the rest of the game follows the best line known,
-        or a playout, without searching).
-    seed : int or None
-        The integer seed (as for :func:`~hornermcts.search.mcts.mcts`).
     """
 
-    best_moves: tuple
-    best_reward: float
-    best_state: Any
-    history: tuple
-    iterations: int
-    elapsed: float
-    searches: tuple
-    stopped: str
-    seed: int | None = None
+    best_state: Any = None
+    searches: tuple = ()
 
     @property
-    def interrupted(self) -> bool:
-        """True if a KeyboardInterrupt cut the searches short."""
-        return self.stopped == "interrupt"
-
-
-def _generator(seed: Any) -> tuple[np.random.Generator, int | None]:
-    if isinstance(seed, np.random.Generator):
-        return seed, None
-    if seed is None:
-        seed = int(np.random.SeedSequence().entropy)
-    elif not (isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0):
-        raise ValueError(f"seed must be None, an int >= 0 or a numpy Generator, got {seed!r}")
-    return np.random.default_rng(int(seed)), int(seed)
+    def best_reward(self) -> float:
+        """The reward of the game played: :attr:`best_value`."""
+        return self.best_value
 
 
 def _move_progress(progress: Any) -> tuple[Callable[[int, float], None] | None, Callable[[], None]]:
@@ -206,13 +180,8 @@ def per_move_search(
     ((0, 1, 1, 1, 1), 4.0, 5)
     """
     check_problem(problem)
-    if iterations is None and time_limit is None:
-        raise ValueError("no budget: give iterations=N and/or time_limit=seconds per move")
-    if time_limit is not None and not (
-        isinstance(time_limit, numbers.Real) and math.isfinite(time_limit) and time_limit > 0
-    ):
-        raise ValueError(f"time_limit must be a finite number of seconds > 0, got {time_limit!r}")
-    rng, seed_used = _generator(seed)
+    budget(iterations, time_limit)
+    rng, seed_used = generator(seed)
     callback, close = _move_progress(progress)
     start = perf_counter()
     state = problem.root()
@@ -274,7 +243,7 @@ def per_move_search(
         history.append((len(played), reward))
     return PerMoveResult(
         best_moves=tuple(played),
-        best_reward=reward,
+        best_value=reward,
         best_state=state,
         history=tuple(history),
         iterations=sum(r.iterations for r in searches),

@@ -43,7 +43,7 @@ from typing import Any, Protocol, Sequence, TypeVar
 
 from .playout import random_playout
 
-__all__ = ["Problem", "check_problem"]
+__all__ = ["Problem", "check_problem", "ContractError"]
 
 State = TypeVar("State")
 Move = TypeVar("Move")
@@ -98,8 +98,32 @@ class Problem(Protocol[State, Move]):
         return random_playout(self, state, rng)
 
 
-def check_problem(problem: Any) -> None:
-    """Raise TypeError unless ``problem`` has the required methods.
+class ContractError(AssertionError):
+    """A problem breaks the protocol (the message names the rule, the state and the move)."""
+
+
+def check_problem(problem: Any, *, simulations: int = 0, seed: int = 0, max_moves: int = 10_000) -> None:
+    """Check that ``problem`` keeps the protocol.
+
+    Always: the required methods exist (TypeError otherwise); this is what
+    every search driver checks.  With ``simulations > 0`` (what every
+    domain's tests call, in the spirit of OpenSpiel's random-simulation
+    test), it plays that many random games from the root and raises
+    :class:`ContractError` at the first broken rule:
+
+    - ``moves(state)`` is a sequence, the same one each call;
+    - ``apply(state, move)`` leaves ``state`` unchanged and gives the same
+      state each call;
+    - ``reward`` of a terminal state is a real number, the same each call;
+    - ``playout(state, rng)`` (if defined) is reproducible for a seeded
+      ``rng``, plays legal moves only, ends in a terminal state, and
+      replaying its moves with ``apply`` reaches that state and reward;
+    - ``bound(state)`` (if defined) is at least the reward of every terminal
+      state reached from ``state``; ``prior`` / ``heuristic`` (if defined)
+      are non-negative.
+
+    States are compared by their pickled bytes (so arrays compare by
+    content); a state that cannot be pickled is compared by ``repr``.
 
     Examples
     --------
@@ -107,7 +131,119 @@ def check_problem(problem: Any) -> None:
     Traceback (most recent call last):
     ...
     TypeError: problem lacks required method(s) root, moves, apply, reward
+    >>> class Leaky:
+    ...     def root(self): return [0]
+    ...     def moves(self, s): return (1, 2) if len(s) < 3 else ()
+    ...     def apply(self, s, m): s.append(m); return s
+    ...     def reward(self, s): return float(sum(s))
+    >>> check_problem(Leaky(), simulations=1)
+    Traceback (most recent call last):
+    ...
+    hornermcts.search.problem.ContractError: apply([0], 2) changed the state to [0, 2] (it must return a new state)
     """
     missing = [name for name in REQUIRED_METHODS if not callable(getattr(problem, name, None))]
     if missing:
         raise TypeError("problem lacks required method(s) " + ", ".join(missing))
+    if simulations:
+        import numpy as np
+
+        rng = np.random.default_rng(seed)
+        for _ in range(simulations):
+            _simulate(problem, rng, max_moves)
+
+
+def _snapshot(state: Any) -> Any:
+    import pickle
+
+    try:
+        return pickle.dumps(state)
+    except Exception:  # noqa: BLE001 - any state that does not pickle is compared by its repr
+        return repr(state)
+
+
+def _fail(message: str) -> None:
+    raise ContractError(message)
+
+
+def _short(state: Any) -> str:
+    text = repr(state)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _legal(problem: Any, state: Any) -> list:
+    first, second = problem.moves(state), problem.moves(state)
+    if not hasattr(first, "__len__") or not hasattr(first, "__getitem__"):
+        _fail(f"moves({_short(state)}) returned {type(first).__name__}, not a sequence")
+    if list(first) != list(second):
+        _fail(f"moves({_short(state)}) differs between two calls: {list(first)!r} then {list(second)!r}")
+    return list(first)
+
+
+def _terminal_reward(problem: Any, state: Any) -> float:
+    import math
+    import numbers
+
+    first, second = problem.reward(state), problem.reward(state)
+    if not isinstance(first, numbers.Real) or not math.isfinite(first) and not math.isinf(first):
+        _fail(f"reward({_short(state)}) is {first!r}, not a real number")
+    if first != second:
+        _fail(f"reward({_short(state)}) differs between two calls: {first!r} then {second!r}")
+    return float(first)
+
+
+def _simulate(problem: Any, rng: Any, max_moves: int) -> None:
+    import numpy as np
+
+    state = problem.root()
+    path = [state]
+    for _ in range(max_moves):
+        legal = _legal(problem, state)
+        if not legal:
+            break
+        _check_preferences(problem, state, legal)
+        move = legal[int(rng.integers(len(legal)))]
+        before, shown = _snapshot(state), _short(state)
+        after = problem.apply(state, move)
+        if _snapshot(state) != before:
+            _fail(f"apply({shown}, {move!r}) changed the state to {_short(state)} (it must return a new state)")
+        if _snapshot(problem.apply(state, move)) != _snapshot(after):
+            _fail(f"apply({_short(state)}, {move!r}) gives a different state each call")
+        state = after
+        path.append(state)
+    else:
+        _fail(f"no terminal state within {max_moves} moves (raise max_moves for longer games)")
+    reward = _terminal_reward(problem, state)
+    bound = getattr(problem, "bound", None)
+    for visited in path:
+        if callable(bound) and bound(visited) < reward:
+            _fail(f"bound({_short(visited)}) = {bound(visited)!r} is below the reward {reward!r} reached from it")
+    playout = getattr(problem, "playout", None)
+    if not callable(playout):
+        return
+    start = path[int(rng.integers(len(path)))]
+    draw = int(rng.integers(2**32))
+    final, moves = playout(start, np.random.default_rng(draw))
+    again, moves_again = playout(start, np.random.default_rng(draw))
+    if list(moves) != list(moves_again) or _snapshot(final) != _snapshot(again):
+        _fail(f"playout({_short(start)}, rng) is not reproducible for a seeded rng")
+    replay = start
+    for move in moves:
+        if move not in _legal(problem, replay):
+            _fail(f"playout played {move!r}, not a legal move of {_short(replay)}")
+        replay = problem.apply(replay, move)
+    if _legal(problem, final):
+        _fail(f"playout from {_short(start)} stopped at a state with legal moves")
+    if _snapshot(replay) != _snapshot(final):
+        _fail(f"replaying the playout's moves from {_short(start)} does not reach its terminal state")
+    if _terminal_reward(problem, replay) != _terminal_reward(problem, final):
+        _fail(f"replaying the playout's moves from {_short(start)} gives another reward")
+
+
+def _check_preferences(problem: Any, state: Any, legal: list) -> None:
+    for name in ("prior", "heuristic"):
+        method = getattr(problem, name, None)
+        if callable(method):
+            for move in legal:
+                value = method(state, move)
+                if not value >= 0:
+                    _fail(f"{name}({_short(state)}, {move!r}) = {value!r} is negative")

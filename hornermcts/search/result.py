@@ -1,40 +1,85 @@
-"""The result of a tree search."""
+"""The results of the search drivers: the fields they share, and the tree search's own."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from .node import Node
 
-__all__ = ["MCTSResult", "STOP_REASONS"]
+__all__ = ["SearchResult", "MCTSResult", "STOP_REASONS"]
 
-#: Values of :attr:`MCTSResult.stopped`.
-STOP_REASONS = ("iterations", "time", "interrupt")
+#: Values of :attr:`SearchResult.stopped`: the iteration budget was used up,
+#: the time limit was reached, a KeyboardInterrupt arrived, or (per-move
+#: search) the game reached a terminal state.
+STOP_REASONS = ("iterations", "time", "interrupt", "terminal")
 
 
 @dataclass(frozen=True)
-class MCTSResult:
-    """What a search found, and how the search went.
+class SearchResult:
+    """The fields every search driver returns (MCTS, beam, per-move, annealing, CEM, ...).
+
+    A driver's own result class adds what only it knows (the tree, the
+    accepted proposals, ...); code that compares or reports searches needs
+    only these.
 
     Attributes
     ----------
-    best_moves : tuple
-        The complete move sequence, from the root state to a terminal state,
-        of the best reward ever seen. Its tail may lie outside the tree (it
-        comes from a playout).
-    best_reward : float
-        Its reward.
-    best_state : object
-        The terminal state it reaches.
-    history : tuple of (int, float)
-        ``(iteration, best_reward)`` each time the best improved, iteration
-        0-based and counted over all restarts: strictly increasing rewards,
-        the last one equal to :attr:`best_reward`.
+    best_moves : object
+        The best solution found: the move sequence from the root state to a
+        terminal state (tree searches), the permutation (annealing), the
+        parameters (CEM).
+    best_value : float
+        Its value in the driver's own sense: a reward, higher is better,
+        when :attr:`maximize` is true (tree searches, CEM), a cost, lower is
+        better, when it is false (annealing).
     iterations : int
-        Iterations completed (over all restarts).
+        Solutions evaluated or iterations completed (over all restarts).
     elapsed : float
-        Wall-clock seconds (over all restarts).
+        Wall-clock seconds (not compared: two runs of one seeded search are
+        equal).
+    stopped : str
+        Why the search ended, one of :data:`STOP_REASONS`.
+    seed : int or None
+        The integer seed of the search: the one given, or the fresh entropy
+        drawn when ``seed=None`` (pass it back to reproduce an
+        iterations-only run); ``None`` when a Generator was given.
+    history : tuple of (int, float)
+        ``(iteration, best_value)`` each time the best improved, the last one
+        equal to :attr:`best_value`.
+    """
+
+    best_moves: Any
+    best_value: float
+    iterations: int
+    elapsed: float = field(compare=False)
+    stopped: str = field()
+    seed: int | None = field()
+    history: tuple = field()
+
+    #: Whether a larger :attr:`best_value` is better.
+    maximize: ClassVar[bool] = True
+
+    @property
+    def interrupted(self) -> bool:
+        """True if a KeyboardInterrupt ended the search early."""
+        return self.stopped == "interrupt"
+
+
+@dataclass(frozen=True)
+class MCTSResult(SearchResult):
+    """What a tree search found, and how the search went.
+
+    The fields of :class:`SearchResult`, with ``best_moves`` the complete
+    move sequence, from the root state to a terminal state, of the best
+    reward ever seen (its tail may lie outside the tree: it comes from a
+    playout), ``best_value`` that reward (also :attr:`best_reward`), and
+    ``history`` iterations 0-based over all restarts; plus:
+
+    Attributes
+    ----------
+    best_state : object
+        The terminal state ``best_moves`` reach.
     node_count : int
         Nodes in the tree of the run that found the best (created children
         not yet visited included).
@@ -42,13 +87,6 @@ class MCTSResult:
         Depth of the deepest node of that tree.
     root_visits : tuple of (move, int)
         Visits of the root's children in that tree, in creation order.
-    stopped : str
-        Why the search ended: ``"iterations"`` (budget used), ``"time"``
-        (time limit reached) or ``"interrupt"`` (KeyboardInterrupt).
-    seed : int or None
-        The integer seed of the search: the one given, or the fresh entropy
-        drawn when ``seed=None`` (pass it back to reproduce an iterations-only
-        run); ``None`` when a Generator was given.
     runs : tuple of MCTSResult
         With ``repeats > 1``, the result of each restart (without tree).
     tree : Node or None
@@ -56,24 +94,17 @@ class MCTSResult:
         not in the repr). :meth:`to_str` prints it.
     """
 
-    best_moves: tuple
-    best_reward: float
-    best_state: Any
-    history: tuple
-    iterations: int
-    elapsed: float
-    node_count: int
-    max_depth: int
-    root_visits: tuple
-    stopped: str
-    seed: int | None = None
+    best_state: Any = None
+    node_count: int = 0
+    max_depth: int = 0
+    root_visits: tuple = ()
     runs: tuple = ()
     tree: Node | None = field(default=None, repr=False, compare=False)
 
     @property
-    def interrupted(self) -> bool:
-        """True if a KeyboardInterrupt ended the search early."""
-        return self.stopped == "interrupt"
+    def best_reward(self) -> float:
+        """The best reward: :attr:`best_value`."""
+        return self.best_value
 
     def to_str(self, max_depth: int = 2, max_children: int | None = None) -> str:
         """Readable view of the tree (most visited children first) for debugging.

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .fastcount import FastCounter
-from .opcount import original_count
+from ..fastcount import FastCounter
+from ..opcount import original_count
 
 __all__ = ["HornerOrderProblem", "DIRECTIONS"]
 
@@ -46,18 +46,25 @@ class HornerOrderProblem:
     fixed : sequence of int, optional
         Columns always placed outermost, in this order, and not searched
         (the output markers of several polynomials optimized together).
+    score : callable, optional
+        ``score(scheme) -> operations`` for a complete scheme (a tuple of
+        columns); default: the counter's.  Pass a shared
+        :class:`~hornermcts.search.shortlist.ScoreBook` so that several
+        searches never count one order twice.
 
     Variables that do not occur in ``poly`` are not searched; they are
     appended to every scheme (they cost nothing).  Scores of complete orders
     are cached, so an order the search meets again costs nothing.
     """
 
-    def __init__(self, poly, *, direction: str = "forward", counter: FastCounter | None = None, fixed=()):
+    def __init__(self, poly, *, direction: str = "forward", counter: FastCounter | None = None, fixed=(),
+                 score=None):
         if direction not in DIRECTIONS:
             raise ValueError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
         self.poly = poly
         self.direction = direction
         self.counter = counter or FastCounter(poly)
+        self.score = score or self.counter.count
         self.input_operations = max(original_count(poly).total, 1)
         self.fixed = tuple(int(j) for j in fixed)
         present = (poly.exponents > 0).any(axis=0) if poly.n_terms else np.zeros(poly.n_vars, bool)
@@ -99,7 +106,7 @@ class HornerOrderProblem:
         """Horner + CSE operation count of a complete state (cached)."""
         ops = self._cache.get(state)
         if ops is None:
-            ops = self.counter.count(np.asarray(self.scheme(state), dtype=np.int64))
+            ops = self.score(self.scheme(state))
             self._cache[state] = ops
         return ops
 

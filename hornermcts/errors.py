@@ -1,0 +1,24 @@
+"""The exceptions hornermcts raises for what its user got wrong.
+
+Every error caused by the user's input or options is a :class:`HornerMCTSError`
+(and a :class:`ValueError`, so ``except ValueError`` keeps working): the
+command line reports exactly these, in one line, and lets anything else (a
+bug) show its traceback.  Input that does not parse raises
+:class:`~hornermcts.parse.ParseError`, naming the file, line and column.
+
+Examples
+--------
+>>> issubclass(OptionError, HornerMCTSError) and issubclass(OptionError, ValueError)
+True
+"""
+from __future__ import annotations
+
+__all__ = ["HornerMCTSError", "OptionError"]
+
+
+class HornerMCTSError(Exception):
+    """Base class of the errors caused by what the user gave (input, options)."""
+
+
+class OptionError(HornerMCTSError, ValueError):
+    """An option or argument value outside what it accepts (the message names it)."""
