@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import gcd
 
+from .coefficients import int_if_integral, quotient
 from .opcount import OpCount, pieces_count, power_cost
 
 __all__ = ["Dag", "power_plan", "content"]
@@ -109,7 +110,7 @@ def content(a, b):
     if isinstance(a, (int, Fraction)) and isinstance(b, (int, Fraction)):
         a, b = Fraction(a), Fraction(b)
         g = Fraction(gcd(a.numerator, b.numerator), a.denominator * b.denominator // gcd(a.denominator, b.denominator))
-        return g.numerator if g.denominator == 1 else g
+        return int_if_integral(g)
     return 1
 
 
@@ -355,7 +356,4 @@ def _divide(c, g):
         return c
     if g == -1:
         return -c
-    if isinstance(c, int) and isinstance(g, int):
-        return c // g
-    q = Fraction(c) / Fraction(g)
-    return q.numerator if q.denominator == 1 else q
+    return quotient(c, g)

@@ -25,12 +25,10 @@ OpCount(additions=2, multiplications=2, powers=2)
 """
 from __future__ import annotations
 
-from fractions import Fraction
-from math import gcd
-
 import numpy as np
 from numba import njit
 
+from .coefficients import common_denominator
 from .horner import coefficient_mode, exact_coefficients, normalize_order
 from .opcount import OpCount, pieces_count
 
@@ -296,10 +294,7 @@ class FastCounter:
         self.mode = mode or coefficient_mode(poly)
         coefs = exact_coefficients(poly)
         if self.mode == "content":
-            scale = 1
-            for c in coefs:
-                if isinstance(c, Fraction):
-                    scale = scale * c.denominator // gcd(scale, c.denominator)
+            scale = common_denominator(coefs)
             values = [int(c * scale) for c in coefs]
             self._unit_root = scale
         else:

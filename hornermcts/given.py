@@ -18,10 +18,9 @@ returns it when it costs fewer operations than the optimized form.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import sympy
 
+from .coefficients import to_python
 from .dag import ONE, Dag
 
 __all__ = ["given_dag"]
@@ -29,14 +28,6 @@ __all__ = ["given_dag"]
 
 class _NotPolynomialHere(Exception):
     """A part of the expression that is neither a column nor a known opaque piece."""
-
-
-def _scalar(c: sympy.Number):
-    if c.is_Integer:
-        return int(c)
-    if c.is_Rational:
-        return Fraction(int(c.p), int(c.q))
-    return c
 
 
 def given_dag(exprs, poly) -> Dag | None:
@@ -86,7 +77,7 @@ def given_dag(exprs, poly) -> Dag | None:
         if e in memo:
             return memo[e]
         if e.is_Number:
-            out = (_scalar(e), ONE)
+            out = (to_python(e), ONE)
         elif e in column:
             out = (1, dag.power(column[e], 1))
         elif e.is_Add:

@@ -40,19 +40,12 @@ from __future__ import annotations
 import heapq
 from fractions import Fraction
 
+from .coefficients import quotient
 from .dag import ONE, Dag, _children
 
 __all__ = ["greedy", "nary", "pair_greedy", "factorize"]
 
 SUM, PROD = 0, 1
-
-
-def _ratio(cb, ca):
-    """Exact ``cb / ca`` (an int when integral) of two rationals."""
-    if isinstance(ca, int) and isinstance(cb, int) and cb % ca == 0:
-        return cb // ca
-    q = Fraction(cb) / Fraction(ca)
-    return q.numerator if q.denominator == 1 else q
 
 
 class _Nary:
@@ -248,7 +241,7 @@ def _pairs(kind, terms):
                 continue
             ca = terms[a]
             for b in ops[i + 1:]:
-                out.append((SUM, a, b, _ratio(terms[b], ca)))
+                out.append((SUM, a, b, quotient(terms[b], ca)))
     return out
 
 
@@ -265,7 +258,7 @@ def _apply(nf: _Nary, e: int, pattern, t: int) -> bool:
                 del terms[op]
         terms[t] = terms.get(t, 0) + 1
         return True
-    if a not in terms or b not in terms or _ratio(terms[b], terms[a]) != r:
+    if a not in terms or b not in terms or quotient(terms[b], terms[a]) != r:
         return False
     ca = terms.pop(a)
     del terms[b]

@@ -27,11 +27,11 @@ from __future__ import annotations
 
 import sys
 from fractions import Fraction
-from math import gcd
 
 import numpy as np
 import sympy
 
+from .coefficients import common_denominator, to_python
 from .dag import ONE, Dag
 from .polynomial import Polynomial
 
@@ -42,15 +42,7 @@ _INT64_SAFE = 2**62
 
 def exact_coefficients(poly) -> list:
     """Coefficients as Python ``int``/``Fraction`` (SymPy ``Float`` kept as is)."""
-    out = []
-    for c in poly.coefficients:
-        if isinstance(c, sympy.Integer):
-            out.append(int(c))
-        elif isinstance(c, sympy.Rational):
-            out.append(Fraction(int(c.p), int(c.q)))
-        else:
-            out.append(c)
-    return out
+    return [to_python(c) for c in poly.coefficients]
 
 
 def coefficient_mode(poly) -> str:
@@ -65,10 +57,7 @@ def coefficient_mode(poly) -> str:
     coefs = exact_coefficients(poly)
     if any(not isinstance(c, (int, Fraction)) for c in coefs):
         return "sign"
-    scale = 1
-    for c in coefs:
-        if isinstance(c, Fraction):
-            scale = scale * c.denominator // gcd(scale, c.denominator)
+    scale = common_denominator(coefs)
     if any(abs(c * scale) >= _INT64_SAFE for c in coefs):
         return "sign"
     return "content"

@@ -73,7 +73,8 @@ from sympy.logic.boolalg import Boolean
 from sympy.polys.rings import PolyElement
 from sympy.core.sorting import default_sort_key
 
-from .polynomial import Polynomial, to_number
+from .coefficients import is_finite, product, quotient, to_number, to_python
+from .polynomial import Polynomial
 
 __all__ = [
     "ParseError",
@@ -126,39 +127,7 @@ def _snippet(line: str, col: int, width: int = 40) -> str:
 # Coefficients from text are int, Fraction or sympy.Float (Python arithmetic is
 # much faster than SymPy's for the exact cases); coefficients from SymPy input
 # are kept as the SymPy numbers they are (most are never combined with another).
-# The two mix freely; _cmul/_cdiv cover the Fraction-with-Float case.
-
-def _number(c):
-    """A SymPy number as an int, Fraction or Float; None for nan, oo, -oo."""
-    if c.is_Integer:
-        return int(c.p)
-    if c.is_Rational:
-        return Fraction(int(c.p), int(c.q))
-    if c.is_Float:
-        return c
-    return None
-
-
-def _sym_number(c):
-    if type(c) is int:
-        return sympy.Integer(c)
-    if type(c) is Fraction:
-        return sympy.Rational(c.numerator, c.denominator)
-    return c
-
-
-def _cmul(a, b):
-    if type(a) is Fraction and isinstance(b, sympy.Float):
-        a = _sym_number(a)
-    return a * b
-
-
-def _cdiv(a, b):
-    if isinstance(a, sympy.Float) or isinstance(b, sympy.Float):
-        return _sym_number(a) / _sym_number(b)
-    q = Fraction(a) / b
-    return q.numerator if q.denominator == 1 else q
-
+# The two mix freely; coefficients.product/quotient cover the Fraction-with-Float case.
 
 def _mono_mul(a: tuple, b: tuple) -> tuple:
     if not a:
@@ -176,7 +145,7 @@ def _poly_mul(p: dict, q: dict) -> dict:
     for m1, c1 in p.items():
         for m2, c2 in q.items():
             m = _mono_mul(m1, m2)
-            out[m] = out.get(m, 0) + _cmul(c1, c2)
+            out[m] = out.get(m, 0) + product(c1, c2)
     return {m: c for m, c in out.items() if c}
 
 
@@ -214,7 +183,7 @@ class _Term:
     def times(self, p: dict) -> None:
         if len(p) == 1:
             ((m, c),) = p.items()
-            self.coef = _cmul(self.coef, c)
+            self.coef = product(self.coef, c)
             ex = self.ex
             for i, e in m:
                 ex[i] = ex.get(i, 0) + e
@@ -234,7 +203,7 @@ class _Term:
         else:
             for m, c in self.rest.items():
                 mm = _mono_mul(mono, m)
-                acc[mm] = acc.get(mm, 0) + _cmul(coef, c)
+                acc[mm] = acc.get(mm, 0) + product(coef, c)
 
 
 # -------------------------------------------------------------- the builder
@@ -340,7 +309,7 @@ class _Builder:
                 # SymPy numbers are kept as they are: most terms are never
                 # combined with another, so no arithmetic is needed at all
                 coef = term_.coef
-                term_.coef = f if type(coef) is int and coef == 1 else _cmul(coef, f)
+                term_.coef = f if type(coef) is int and coef == 1 else product(coef, f)
             else:
                 term_.times(self.factor(f, term))
         term_.add_to(acc)
@@ -352,7 +321,7 @@ class _Builder:
         if f.is_Symbol:
             return {((self.var(f), 1),): 1}
         if f.is_Number:
-            if _number(f) is None:
+            if not is_finite(f):
                 raise ValueError(_not_finite_message(f, term if term is not None else f))
             return {(): f} if f else {}
         if f.is_Pow:
@@ -389,7 +358,7 @@ class _Builder:
         terms = []
         for m, c in p.items():
             factors = [keys[i] if e == 1 else sympy.Pow(keys[i], e) for i, e in m]
-            terms.append(sympy.Mul(_sym_number(c), *factors))
+            terms.append(sympy.Mul(to_number(c), *factors))
         return sympy.Add(*terms)
 
     # ---- sparse dict -> Polynomial
@@ -615,9 +584,9 @@ def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
     simple = all(len(g) == 1 and next(iter(g.values())) == 1 for g in gen_polys)
     acc: dict = {}
     for monom, c in items:
-        coef = _number(c)
-        if coef is None:
+        if not is_finite(c):
             raise ValueError(_not_finite_message(c, c))
+        coef = to_python(c)
         if simple:
             ex: dict[int, int] = {}
             for g, e in zip(gen_polys, monom):
@@ -876,7 +845,7 @@ class _Parser:
         for sign, num, den, factors in terms:
             coef = _big_int(num) if num else 1
             if den:
-                coef = _cdiv(coef, _big_int(den))
+                coef = quotient(coef, _big_int(den))
             if sign == "-":
                 coef = -coef
             ex: dict[int, int] = {}
@@ -927,7 +896,7 @@ class _Parser:
                 if self.tok[0] == "^":
                     t.times(self.power({(): tok[1]}, self.exponent(), tok))
                 else:
-                    t.coef = _cmul(t.coef, tok[1])
+                    t.coef = product(t.coef, tok[1])
             else:
                 t.times(self.after_primary(self.primary()))
             k = self.tok[0]
@@ -992,7 +961,7 @@ class _Parser:
         if c is not None:
             if not c:
                 raise self.error("division by zero", slash)
-            t.coef = _cdiv(t.coef, c)
+            t.coef = quotient(t.coef, c)
         else:
             b = self.b
             t.times(self.piece(lambda: sympy.Pow(b.to_expr(d), -1), slash))

@@ -24,40 +24,10 @@ from typing import Iterable, Mapping, Sequence
 import numpy as np
 import sympy
 
+from .coefficients import to_fraction, to_number
+
+# to_number lives in hornermcts.coefficients; it stays importable from here
 __all__ = ["Polynomial", "to_number"]
-
-
-def to_number(value) -> sympy.Number:
-    """Return ``value`` as an exact SymPy number (Integer, Rational or Float).
-
-    Python ints and ``Fraction`` become ``Integer``/``Rational``; floats become
-    ``Float`` (kept as given, never rationalised).
-
-    >>> to_number(Fraction(3, 6)), to_number(2), to_number(0.5)
-    (1/2, 2, 0.500000000000000)
-    """
-    if isinstance(value, sympy.Number):
-        return value
-    if isinstance(value, bool):
-        raise TypeError("a coefficient must be a number, not a bool")
-    if isinstance(value, int):
-        return sympy.Integer(value)
-    if isinstance(value, Fraction):
-        return sympy.Rational(value.numerator, value.denominator)
-    if isinstance(value, float):
-        return sympy.Float(value)
-    value = sympy.sympify(value)
-    if not isinstance(value, sympy.Number):
-        raise TypeError(f"a coefficient must be a number, got {value!r}")
-    return value
-
-
-def _to_fraction(c: sympy.Number) -> Fraction:
-    if isinstance(c, sympy.Integer):
-        return Fraction(int(c))
-    if isinstance(c, sympy.Rational):
-        return Fraction(int(c.p), int(c.q))
-    return Fraction(float(c)) if c._prec <= 53 else Fraction(str(c))
 
 
 class Polynomial:
@@ -215,7 +185,7 @@ class Polynomial:
             raise ValueError(f"need {self.n_vars} values, got {len(vals)}")
         total = Fraction(0)
         for row, c in zip(self.exponents, self.coefficients):
-            term = _to_fraction(c)
+            term = to_fraction(c)
             for v, e in zip(vals, row):
                 if e:
                     term *= v ** int(e)

@@ -37,6 +37,8 @@ from typing import IO, Iterator
 
 import sympy
 
+from .coefficients import to_python
+
 __all__ = ["write_text", "to_text", "iter_terms", "form_names"]
 
 _SYNTAXES = ("form", "sympy")
@@ -84,10 +86,8 @@ def form_names(symbols) -> dict[sympy.Symbol, str]:
 def _coefficient_text(c, syntax: str) -> str:
     """``abs(c)`` as text."""
     a = abs(c)
-    if isinstance(a, sympy.Integer):
-        return str(int(a))
     if isinstance(a, sympy.Rational):
-        return f"{int(a.p)}/{int(a.q)}"
+        return str(to_python(a))  # int or Fraction: "3", "3/4"
     if syntax == "form":
         raise ValueError(
             f"FORM syntax has no floating-point coefficients (got {c}); "

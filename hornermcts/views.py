@@ -38,18 +38,11 @@ from typing import Iterator, Mapping
 
 import sympy
 
+from .coefficients import to_number
 from .dag import ONE, Dag, power_plan
 from .opcount import expression_count
 
 __all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "evaluate_dag"]
-
-
-def _number(c) -> sympy.Expr:
-    if isinstance(c, int):
-        return sympy.Integer(c)
-    if isinstance(c, Fraction):
-        return sympy.Rational(c.numerator, c.denominator)
-    return sympy.sympify(c)
 
 
 def _scaled(c, expr):
@@ -58,7 +51,7 @@ def _scaled(c, expr):
         return expr
     if c == -1:
         return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False)
-    return sympy.Mul(_number(c), expr, evaluate=False)
+    return sympy.Mul(to_number(c), expr, evaluate=False)
 
 
 def _square(a) -> sympy.Expr:
@@ -81,13 +74,13 @@ def _node_expression(dag: Dag, key, operand, power) -> sympy.Expr:
     if kind == "add":
         parts = []
         for c, child in key[1:]:
-            parts.append(_number(c) if child == ONE else _scaled(c, operand(child)))
+            parts.append(to_number(c) if child == ONE else _scaled(c, operand(child)))
         return sympy.Add(*parts, evaluate=False)
     return sympy.S.One
 
 
 def _outputs(dag: Dag, names) -> list:
-    return [_number(c) if root == ONE else _scaled(c, names[root]) for c, root in dag.roots]
+    return [to_number(c) if root == ONE else _scaled(c, names[root]) for c, root in dag.roots]
 
 
 def to_expressions(dag: Dag) -> list:
