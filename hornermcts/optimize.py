@@ -104,7 +104,7 @@ class OptimizeResult:
     search: tuple
     options: dict
     seconds: float = 0.0
-    dag: Dag = field(default=None, repr=False, compare=False)
+    dag: Dag | None = field(default=None, repr=False, compare=False)
     form: str = "optimized"
 
     @property
@@ -278,9 +278,8 @@ def optimize(expr, options: Options | None = None, *, progress=None, **changes) 
         before = sum((expression_count(e) for e in given), OpCount())
         if before.total <= best.after.total:  # a factored input: its own form may be the cheaper one
             own = given_dag(given, polys[0])
-            own_count = own.count() if own is not None else None
-            if own_count is not None and own_count.total < best.after.total:
-                best, form = Candidate(best.order, best.cse, own_count, own), "input"
+            if own is not None and own.count().total < best.after.total:
+                best, form = Candidate(best.order, best.cse, own.count(), own), "input"
     baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
                         horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
                  for name, order in baseline_orders(joint, range(n_markers)).items()}
@@ -381,7 +380,7 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
     ``n_markers`` (the output markers of several outputs) are dropped.
     """
     use_greedy = "greedy" in options.stages
-    best = None
+    best: Candidate | None = None
     for scheme in schemes:
         order = [j - n_markers for j in scheme if j >= n_markers]
         dag = horner_dag(polys, order)
@@ -390,6 +389,8 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
         after = final.count()
         if best is None or (after.total, cse.total) < (best.after.total, best.cse.total):
             best = Candidate(order, cse, after, final)
+    if best is None:
+        raise ValueError("no candidate schemes to screen")
     if use_greedy and options.greedy_rounds > 1:
         dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1)
         best = Candidate(best.order, best.cse, dag.count(), dag)

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from .errors import OptionError
+from .search.arguments import finite, integer, seconds
 
 __all__ = ["Options", "PRESETS", "STAGES", "SCHEDULES", "DIRECTIONS", "add_arguments", "from_arguments"]
 
@@ -57,11 +58,10 @@ DIRECTIONS = ("forward", "backward", "both")
 
 
 def _option(default: Any, help: str, *, flag: str | None = None, choices=None, cli: bool = True,
-            metavar: str | None = None, factory: Callable | None = None) -> Any:
-    metadata = {"help": help, "flag": flag, "choices": choices, "cli": cli, "metavar": metavar}
-    if factory is not None:
-        return field(default_factory=factory, metadata=metadata)
-    return field(default=default, metadata=metadata)
+            metavar: str | tuple | None = None) -> Any:
+    """A field of :class:`Options` with what the command line needs to offer it."""
+    return field(default=default, metadata={"help": help, "flag": flag, "choices": choices, "cli": cli,
+                                             "metavar": metavar})
 
 
 @dataclass(frozen=True)
@@ -149,24 +149,22 @@ class Options:
             raise OptionError(f"preset must be one of {sorted(PRESETS)}, not {self.preset!r}")
         if self.greedy not in (None, True, False):
             raise OptionError(f"greedy must be None (the preset decides), True or False, not {self.greedy!r}")
-        _integer("iterations", self.iterations, 0, optional=True)
-        if self.time_limit is not None and not (_real(self.time_limit) and self.time_limit > 0):
-            raise OptionError(f"time_limit must be a positive, finite number of seconds, not {self.time_limit!r}")
+        integer("iterations", self.iterations, minimum=0, optional=True)
+        seconds("time_limit", self.time_limit)
         if self.iterations is None and self.time_limit is None:
             raise OptionError("give iterations, time_limit or both")
-        if not (_real(self.cp) and self.cp >= 0):
-            raise OptionError(f"cp must be a finite number >= 0, got {self.cp!r}")
+        finite("cp", self.cp, minimum=0)
         if not callable(self.schedule) and self.schedule not in SCHEDULES:
             raise OptionError(f"schedule must be one of {sorted(SCHEDULES)} or a callable T(i, n), "
                               f"not {self.schedule!r}")
         if self.direction not in DIRECTIONS:
             raise OptionError(f"direction must be 'forward', 'backward' or 'both', not {self.direction!r}")
-        _integer("repeats", self.repeats, 1)
-        _integer("seed", self.seed, 0, optional=True)
-        _integer("candidates", self.candidates, 1)
-        _integer("greedy_rounds", self.greedy_rounds, 1)
-        _integer("anneal_one_run_up_to", self.anneal_one_run_up_to, 0)
-        _integer("variables_per_restart", self.variables_per_restart, 1)
+        integer("repeats", self.repeats, minimum=1)
+        integer("seed", self.seed, minimum=0, optional=True)
+        integer("candidates", self.candidates, minimum=1)
+        integer("greedy_rounds", self.greedy_rounds, minimum=1)
+        integer("anneal_one_run_up_to", self.anneal_one_run_up_to, minimum=0)
+        integer("variables_per_restart", self.variables_per_restart, minimum=1)
         for name in ("anneal_from_scratch", "anneal_refine"):
             pair = getattr(self, name)
             if not (isinstance(pair, (tuple, list)) and len(pair) == 2 and all(_real(t) and t > 0 for t in pair)
@@ -212,13 +210,6 @@ def _real(value: Any) -> bool:
     return isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _integer(name: str, value: Any, minimum: int, *, optional: bool = False) -> None:
-    if value is None and optional:
-        return
-    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= minimum):
-        raise OptionError(f"{name} must be an integer >= {minimum}, not {value!r}")
-
-
 # ----------------------------------------------------------- command line
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Add one flag per option (its default, choices and help from :class:`Options`) to ``parser``.
@@ -237,7 +228,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             continue
         flags = (meta["flag"] or "--" + f.name.replace("_", "-")).split("/")
         default = getattr(defaults, f.name)
-        shown = "" if default is None else f" (default {' '.join(map(str, default)) if isinstance(default, tuple) else default})"
+        value = " ".join(map(str, default)) if isinstance(default, tuple) else default
+        shown = "" if default is None else f" (default {value})"
         kwargs: dict[str, Any] = {"dest": f.name, "default": default, "help": meta["help"] + shown}
         if meta["choices"]:
             kwargs["choices"] = meta["choices"]

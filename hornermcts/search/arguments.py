@@ -1,7 +1,8 @@
 """Argument checks and seeds shared by every search driver.
 
 Each driver validates its budget and seed here, so a bad value gets the same
-message whichever driver receives it, and a seed means the same thing
+message (an :class:`~hornermcts.errors.OptionError`, a ValueError) whichever
+driver receives it, and a seed means the same thing
 everywhere: ``None`` draws fresh entropy (the integer drawn is reported in
 the result, to reproduce the run), an integer ``>= 0`` is reproducible, a
 :class:`numpy.random.Generator` is used as it is (its seed is unknown:
@@ -14,7 +15,7 @@ Examples
 >>> integer("iterations", 0, minimum=1)
 Traceback (most recent call last):
 ...
-ValueError: iterations must be an integer >= 1, got 0
+hornermcts.errors.OptionError: iterations must be an integer >= 1, got 0
 >>> rng, used = generator(7)
 >>> used, int(rng.integers(100)) == int(np.random.default_rng(7).integers(100))
 (7, True)
@@ -29,6 +30,8 @@ from typing import Any
 
 import numpy as np
 
+from ..errors import OptionError
+
 __all__ = ["integer", "seconds", "finite", "budget", "seed_value", "generator", "generators", "derived_seeds"]
 
 
@@ -36,8 +39,8 @@ def integer(name: str, value: Any, *, minimum: int = 0, optional: bool = False) 
     """``value`` as an int, or ValueError naming ``name`` (bools are refused; ``None`` if optional)."""
     if value is None and optional:
         return None
-    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and value >= minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
+    if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= minimum):
+        raise OptionError(f"{name} must be an integer >= {minimum}, got {value!r}")
     return int(value)
 
 
@@ -46,7 +49,7 @@ def seconds(name: str, value: Any, *, optional: bool = True) -> float | None:
     if value is None and optional:
         return None
     if not (isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be a finite number of seconds > 0, got {value!r}")
+        raise OptionError(f"{name} must be a finite number of seconds > 0, got {value!r}")
     return float(value)
 
 
@@ -55,14 +58,14 @@ def finite(name: str, value: Any, *, minimum: float = -math.inf) -> float:
     if not (isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value)
             and value >= minimum):
         bound = "" if minimum == -math.inf else f" >= {minimum:g}"
-        raise ValueError(f"{name} must be a finite number{bound}, got {value!r}")
+        raise OptionError(f"{name} must be a finite number{bound}, got {value!r}")
     return float(value)
 
 
 def budget(iterations: Any, time_limit: Any, *, what: str = "iterations") -> None:
     """Check an anytime budget: ``iterations`` (>= 1), ``time_limit`` (seconds), at least one."""
     if iterations is None and time_limit is None:
-        raise ValueError(f"no budget: give {what}=N and/or time_limit=seconds")
+        raise OptionError(f"no budget: give {what}=N and/or time_limit=seconds")
     integer(what, iterations, minimum=1, optional=True)
     seconds("time_limit", time_limit)
 
@@ -73,7 +76,7 @@ def seed_value(seed: Any) -> int:
         return int(np.random.SeedSequence().entropy % 2**63)
     if isinstance(seed, numbers.Integral) and not isinstance(seed, bool) and seed >= 0:
         return int(seed)
-    raise ValueError(f"seed must be None, an int >= 0 or a numpy Generator, got {seed!r}")
+    raise OptionError(f"seed must be None, an int >= 0 or a numpy Generator, got {seed!r}")
 
 
 def generator(seed: Any) -> tuple[np.random.Generator, int | None]:

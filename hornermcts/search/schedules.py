@@ -158,7 +158,7 @@ def make_schedule(schedule: Union[str, Schedule], cp: float | None) -> Schedule:
     >>> make_schedule("cooling", 1.0)
     Traceback (most recent call last):
     ...
-    ValueError: unknown schedule 'cooling'; expected one of constant, uct, linear, sa-uct, sa_uct, exponential, or a callable T(i, n)
+    ValueError: unknown schedule 'cooling'; expected one of constant, uct, linear, sa-uct, ..., or a callable T(i, n)
     """
     if isinstance(schedule, str):
         try:
