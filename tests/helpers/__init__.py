@@ -1,0 +1,1 @@
+"""What several test modules share: toy problems with brute-force optima, the independent counter of emitted code."""
