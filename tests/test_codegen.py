@@ -312,6 +312,22 @@ def test_compensated_needs_a_language_that_has_it():
         codegen.to_python(dag, precision="long double")
 
 
+def test_registry_is_what_emit_and_the_precision_check_use():
+    from hornermcts.codegen.languages import REGISTRY
+
+    dag = horner_dag(as_polynomial(x * y / 3 + 1))
+    assert codegen.LANGUAGES == tuple(REGISTRY)
+    assert codegen.PRECISION_SUPPORT == {name: lang.precisions for name, lang in REGISTRY.items()}
+    for name, lang in REGISTRY.items():
+        for precision in (*codegen.PRECISIONS, codegen.COMPENSATED):
+            if precision in lang.precisions:
+                assert codegen.emit(dag, name, precision=precision) == lang.generate(dag, "f", precision=precision)
+            else:
+                with pytest.raises(ValueError, match=f"not supported for {name} code"):
+                    codegen.emit(dag, name, precision=precision)
+    assert codegen.emit(dag, "numpy") == codegen.to_numpy(dag)
+
+
 # ------------------------------------------------------------------ Fortran
 def _fortran_library(source: str, tmp_path, flags=("-O0",)):
     src = tmp_path / "f.f90"

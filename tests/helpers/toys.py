@@ -116,3 +116,10 @@ def replay(problem, moves):
         state = problem.apply(state, move)
     assert not problem.moves(state)
     return state
+
+
+def walk(node):
+    """Every node of a search tree, depth first."""
+    yield node
+    for child in node.children:
+        yield from walk(child)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 import time
 
@@ -11,6 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from helpers.toys import Bits, Leaves, Tour, Trap, replay, walk
+
 from hornermcts.search import (
     SPMCTS,
     ConstantSchedule,
@@ -18,7 +19,6 @@ from hornermcts.search import (
     LinearSchedule,
     MCTSResult,
     Node,
-    Problem,
     ThresholdExpansion,
     full_expansion,
     mcts,
@@ -33,105 +33,7 @@ from hornermcts.search import (
 
 
 N_CITIES = 6
-COST = np.random.default_rng(2024).integers(1, 30, size=(N_CITIES + 1, N_CITIES)).tolist()
-
-
-class Tour:
-    """Order 6 items; cost of a step from a (or the start, row 6) to b is COST[a][b]."""
-
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return [x for x in range(N_CITIES) if x not in state]
-
-    def apply(self, state, move):
-        return state + (move,)
-
-    def reward(self, state):
-        previous, cost = N_CITIES, 0
-        for x in state:
-            cost += COST[previous][x]
-            previous = x
-        return -cost / 100
-
-
-TOUR_OPTIMUM = max(Tour().reward(p) for p in itertools.permutations(range(N_CITIES)))
-TOUR_BEST = max(itertools.permutations(range(N_CITIES)), key=Tour().reward)
-
-
-class Trap(Problem):
-    """Six bits: the reward grows with the ones, but all zeros is the best (deceptive)."""
-
-    length = 6
-
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return (0, 1) if len(state) < self.length else ()
-
-    def apply(self, state, move):
-        return state + (move,)
-
-    def reward(self, state):
-        ones = sum(state)
-        return 1.0 if ones == 0 else 0.9 * ones / self.length
-
-
-class Leaves:
-    """One move from the root to a terminal state with a fixed reward; counts reward calls."""
-
-    def __init__(self, rewards):
-        self.rewards = dict(rewards)
-        self.reward_calls = 0
-
-    def root(self):
-        return "root"
-
-    def moves(self, state):
-        return tuple(self.rewards) if state == "root" else ()
-
-    def apply(self, state, move):
-        return move
-
-    def reward(self, state):
-        self.reward_calls += 1
-        return self.rewards[state]
-
-
-class Bits:
-    """``length`` bits read as a binary number, scaled to [0, 1]."""
-
-    def __init__(self, length=4):
-        self.length = length
-
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return (0, 1) if len(state) < self.length else ()
-
-    def apply(self, state, move):
-        return state + (move,)
-
-    def reward(self, state):
-        return int("".join(map(str, state)), 2) / (2**self.length - 1)
-
-
-def replay(problem, moves):
-    state = problem.root()
-    for move in moves:
-        assert move in problem.moves(state)
-        state = problem.apply(state, move)
-    assert len(problem.moves(state)) == 0
-    return state
-
-
-def walk(node):
-    yield node
-    for child in node.children:
-        yield from walk(child)
+TOUR_OPTIMUM, TOUR_BEST = Tour().optimum()
 
 
 def check_tree_invariants(result: MCTSResult, problem, threshold=None):
@@ -359,7 +261,8 @@ def test_same_seed_same_result():
     second = mcts(Tour(), iterations=200, cp=0.3, schedule="linear", seed=42, progress=None)
     assert summary(first) == summary(second)
     assert first.tree.to_str(max_depth=3) == second.tree.to_str(max_depth=3)
-    with_generator = mcts(Tour(), iterations=200, cp=0.3, schedule="linear", seed=np.random.default_rng(42), progress=None)
+    with_generator = mcts(Tour(), iterations=200, cp=0.3, schedule="linear", seed=np.random.default_rng(42),
+                          progress=None)
     assert summary(with_generator) == summary(first)
     assert with_generator.seed is None and first.seed == 42
 

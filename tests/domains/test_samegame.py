@@ -285,7 +285,7 @@ def test_random_board_is_seeded_and_uniform():
 
 # the project's SameGame data: where HORNERMCTS_SAMEGAME_DATA says, else in the
 # shared/ folder beside the repository; the library itself assumes no folder
-DATA = Path(os.environ.get("HORNERMCTS_SAMEGAME_DATA") or Path(__file__).resolve().parents[2] / "shared/data/samegame")
+DATA = Path(os.environ.get("HORNERMCTS_SAMEGAME_DATA") or Path(__file__).resolve().parents[3] / "shared/data/samegame")
 REPLAYS = DATA / "replays_mcs_cmct40.tsv"
 needs_data = pytest.mark.skipif(not DATA.is_dir(), reason=f"SameGame data not present in {DATA}")
 

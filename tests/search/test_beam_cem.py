@@ -2,11 +2,13 @@
 per-move search, SP-MCTS and the Cross-Entropy Method (toy problems only)."""
 from __future__ import annotations
 
-import itertools
 import math
 
 import numpy as np
 import pytest
+
+from helpers import toys
+from helpers.toys import replay, walk
 
 from hornermcts.search import (
     SPMCTS,
@@ -26,70 +28,21 @@ from hornermcts.search import (
 # --------------------------------------------------------------------------
 # toy problems (the style of test_search_core.py)
 
-N_CITIES = 7
-COST = np.random.default_rng(7).integers(1, 30, size=(N_CITIES + 1, N_CITIES)).tolist()
+class Tour(toys.Tour):
+    """Order 7 items; reward 1 - cost / 200."""
+
+    def __init__(self):
+        super().__init__(7, seed=7, offset=1.0, scale=200)
 
 
-class Tour:
-    """Order 7 items; a step from a (or the start, row 7) to b costs COST[a][b]."""
+class Bits(toys.Bits):
+    """``length`` bits; reward: the share of ones."""
 
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return [x for x in range(N_CITIES) if x not in state]
-
-    def apply(self, state, move):
-        return state + (move,)
-
-    def reward(self, state):
-        previous, cost = N_CITIES, 0
-        for x in state:
-            cost += COST[previous][x]
-            previous = x
-        return 1.0 - cost / 200
-
-
-TOUR_OPTIMUM = max(Tour().reward(p) for p in itertools.permutations(range(N_CITIES)))
-
-
-class Bits:
     def __init__(self, length):
-        self.length = length
-
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return (0, 1) if len(state) < self.length else ()
-
-    def apply(self, state, move):
-        return state + (move,)
-
-    def reward(self, state):
-        return sum(state) / self.length
+        super().__init__(length, "ones")
 
 
-def same_search(a, b):
-    """Equal results up to the wall-clock time."""
-    import dataclasses
-
-    return dataclasses.replace(a, elapsed=0.0) == dataclasses.replace(b, elapsed=0.0)
-
-
-def replay(problem, moves):
-    state = problem.root()
-    for move in moves:
-        assert move in problem.moves(state)
-        state = problem.apply(state, move)
-    assert not problem.moves(state)
-    return state
-
-
-def walk(node):
-    yield node
-    for child in node.children:
-        yield from walk(child)
+TOUR_OPTIMUM = Tour().optimum()[0]
 
 
 # --------------------------------------------------------------------------
@@ -142,7 +95,7 @@ def test_beam_without_pruning_is_plain_mcts():
     for seed in range(3):
         a = mcts(Tour(), iterations=400, cp=0.2, selection=ucb1_tuned, seed=seed, progress=None)
         b = beam_mcts(Tour(), simulation_limit=10**6, beam_width=1, iterations=400, cp=0.2, seed=seed, progress=None)
-        assert same_search(a, b)
+        assert a == b  # elapsed is not compared
 
 
 @pytest.mark.parametrize("keep", [False, True])
@@ -221,8 +174,8 @@ def test_per_move_search_plays_a_complete_game_that_never_gets_worse(seed):
     # keep_best: the game scores at least as much as any search found
     assert result.best_reward >= max(r.best_reward for r in result.searches) - 1e-12
     # the last state with two moves left is searched, the forced one is not
-    assert len(result.searches) == N_CITIES - 1
-    assert result.iterations == 60 * (N_CITIES - 1)
+    assert len(result.searches) == Tour().cities - 1
+    assert result.iterations == 60 * (Tour().cities - 1)
 
 
 def test_per_move_search_is_reproducible_and_accepts_beam():
@@ -254,6 +207,7 @@ class Interrupting(Tour):
     """Raises KeyboardInterrupt once, at the n-th reward call."""
 
     def __init__(self, n):
+        super().__init__()
         self.calls, self.n = 0, n
 
     def reward(self, state):
@@ -283,7 +237,7 @@ def test_sp_mcts_per_game_and_per_move():
         Tour(), selection=SPMCTS(d=0.01, w=0.02), expansion=ThresholdExpansion(3), cp=0.1,
         iterations=3000, seed=0, progress=None,
     )
-    assert same_search(same, result)
+    assert same == result
 
 
 def _spmcts_afresh(node, exploration, d, w):
