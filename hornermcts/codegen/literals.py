@@ -1,0 +1,97 @@
+"""Exact coefficients as literals of the target language and precision.
+
+Every conversion between SymPy numbers, :class:`fractions.Fraction` and the
+text of a floating-point literal that code generation makes is here.  A
+coefficient stays exact (a :class:`Literal`, holding a ``Fraction``) until a
+printer writes it: the shortest round-trip decimal of the correctly rounded
+double, and for ``long double`` an ``L`` literal (a quotient of two exactly
+representable integers, ``(1.0L/3.0L)``, which the compiler folds with one
+rounding).
+
+>>> value = literal(sympy.Rational(-1, 3)).value
+>>> value, c_literal(value, "double"), c_literal(value, "long double")
+(Fraction(1, 3), '0.3333333333333333', '(1.0L/3.0L)')
+>>> fortran_literal(value, "double"), python_literal(Fraction(2**53))
+('0.3333333333333333_wp', '9007199254740992')
+"""
+from __future__ import annotations
+
+from decimal import Decimal, localcontext
+from fractions import Fraction
+
+import sympy
+
+
+class Literal(sympy.Symbol):
+    """An exact coefficient, printed as a literal of the target language and precision."""
+
+    @property
+    def value(self) -> Fraction:
+        return Fraction(self.name)
+
+
+def fraction(c) -> Fraction:
+    """The exact value of a number (a SymPy ``Float`` is its binary value) as a Fraction."""
+    if isinstance(c, sympy.Float):
+        c = sympy.Rational(c)  # the exact binary value
+    if isinstance(c, sympy.Rational):
+        c = Fraction(int(c.p), int(c.q))
+    return Fraction(c)
+
+
+def literal(c) -> Literal:
+    """The literal of ``|c|`` (signs are written by the enclosing expression)."""
+    return Literal(str(abs(fraction(c))))
+
+
+def numeric_constants(expr):
+    """``expr`` with pi, E, Catalan, ... as exact literals of 50 digits (C and Fortran have no names for them)."""
+    found = expr.atoms(sympy.NumberSymbol)
+    if not found:
+        return expr
+    return expr.xreplace({s: literal(sympy.Rational(s.evalf(50))) for s in found})
+
+
+def _decimal(value: Fraction, digits: int) -> str:
+    with localcontext() as ctx:
+        ctx.prec = digits
+        text = str(Decimal(value.numerator) / Decimal(value.denominator))
+    return text if any(ch in text for ch in ".E") else text + ".0"
+
+
+def _float_literal(value: Fraction, precision: str) -> tuple[str, str]:
+    """``(text, kind)``: kind "int" (exact integer), "ratio" (p/q) or "dec"."""
+    p, q = value.numerator, value.denominator
+    exact = 2**53 if precision == "double" else 2**64
+    if q == 1 and p <= exact:
+        return f"{p}.0", "int"
+    if precision == "double":
+        return repr(float(value)), "dec"
+    if p <= exact and q <= exact:
+        return f"{p}.0", "ratio"
+    return _decimal(value, 40), "dec"
+
+
+def c_literal(value: Fraction, precision: str) -> str:
+    """A C literal of ``value`` in ``precision`` ("double" or "long double")."""
+    text, kind = _float_literal(value, precision)
+    if precision == "double":
+        return text
+    if kind == "ratio":
+        return f"({value.numerator}.0L/{value.denominator}.0L)"
+    return text + "L"
+
+
+def fortran_literal(value: Fraction, precision: str) -> str:
+    """A Fortran literal of ``value`` of kind ``wp`` (whose precision is ``precision``)."""
+    text, kind = _float_literal(value, precision)
+    if kind == "ratio":
+        return f"({value.numerator}.0_wp/{value.denominator}.0_wp)"
+    return text + "_wp"
+
+
+def python_literal(value: Fraction) -> str:
+    """A Python literal of ``value``: an int when the double is exact, else the nearest float."""
+    if value.denominator == 1 and value.numerator <= 2**53:
+        return str(value.numerator)
+    return repr(float(value))

@@ -1,0 +1,339 @@
+"""The program every generator prints: the statements of the code, independent of the language.
+
+A :class:`Program` is built from :meth:`~hornermcts.dag.Dag.delivered` of
+each DAG (a scaled operand ``c*a`` that several sums use is a temporary,
+computed once), so its statements perform exactly the operations
+``result.after`` reports.  In order:
+
+* the opaque pieces (placeholders for ``sin(y)``, ``1/z``, ...), computed
+  from the input variables;
+* the powers of each variable, by the DAG's :func:`~hornermcts.dag.power_plan`
+  (``x_2 = x*x``, ``x_3 = x_2*x``: no ``pow()`` call);
+* the DAG's nodes, operands before users: a node used more than once is a
+  temporary, a node used once is written inline into its user as long as
+  the expression stays small (:data:`MAX_INLINE`).
+
+Coefficients are :class:`~hornermcts.codegen.literals.Literal` symbols
+(exact), signs are products by ``-1``; each printer writes them in its
+language.  Every local gets a name valid in all the languages, never one
+the generated code uses itself (``x``, ``out``, ``dd_add``, ...) or a keyword.
+
+>>> from hornermcts.polynomial import Polynomial
+>>> from hornermcts.horner import horner_dag
+>>> x, y = sympy.symbols("x y")
+>>> prog = Program(horner_dag(Polynomial((x, y), [[3, 1], [0, 0]], [2, 1])), "g")
+>>> prog.inputs, prog.steps, prog.outputs, prog.ops
+([(x, x_), (y, y)], [(x__2, x_*x_), (x__3, x_*x__2)], [1 + 2*(x__3*y)], 5)
+"""
+from __future__ import annotations
+
+import keyword
+import re
+
+import sympy
+from sympy.core.function import AppliedUndef
+
+from ..dag import ONE, Dag, power_plan
+from ..opcount import OpCount, expression_count
+from .literals import literal
+
+#: Largest number of operations written inline in one statement: a node used
+#: once becomes its own statement beyond that, so expressions stay flat (no
+#: deep nesting for the printers' recursion or the compiler).
+MAX_INLINE = 8
+
+# Names the generated code uses itself, keywords of the four languages and the
+# math functions the printers call: never used for a variable or temporary.
+_RESERVED = frozenset(
+    """
+    x xs out n i k r t v wp shape float len range TypeError ValueError c_double c_long
+    c_long_double iso_c_binding
+    auto break case char const continue default do double else enum extern float for goto if
+    inline int long register restrict return short signed sizeof static struct switch typedef
+    union unsigned void volatile while bool complex imaginary
+    function subroutine end result real integer intent in implicit none use intrinsic only bind
+    module program call then
+    math numpy abs sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh pow fabs floor
+    ceil fmod hypot erf gamma min max sum
+    dd_t dd_pair dd_two_sum dd_two_prod dd_add dd_add_d dd_mul dd_mul_d dd_neg dd_round dd_input
+    """.split()
+) | frozenset(k.lower() for k in keyword.kwlist)
+
+
+def as_dags(obj) -> list[Dag]:
+    """The Dags of ``obj``: a Dag, a result with ``.dag``, or a list of either."""
+    if isinstance(obj, Dag):
+        return [obj]
+    if hasattr(obj, "dag") and isinstance(obj.dag, Dag):
+        return [obj.dag]
+    if isinstance(obj, (list, tuple)):
+        out = [d for item in obj for d in as_dags(item)]
+        if out:
+            return out
+        raise ValueError("code generation needs at least one output")
+    raise TypeError(f"expected a Dag, an OptimizeResult or a list of them, not {type(obj).__name__}")
+
+
+def input_symbols(obj, args=None) -> tuple:
+    """The variables the generated code takes, in the order it takes them.
+
+    ``args`` (symbols or their names, as ``sympy.lambdify``'s first
+    argument) fixes the order; it must name every variable the code reads,
+    each once, and may name more (inputs that are not read).  By default:
+    the non-opaque columns of each DAG in column order (first DAG first, each
+    variable once; for a result, the order of ``result.polynomial.symbols``),
+    then the variables that occur only inside opaque pieces, sorted by name.
+
+    >>> import sympy
+    >>> from hornermcts.parse import as_polynomial
+    >>> from hornermcts.horner import horner_dag
+    >>> x, y = sympy.symbols("x y")
+    >>> input_symbols(horner_dag(as_polynomial(x**2 + x*sympy.sin(y))))
+    (x, y)
+    >>> input_symbols(horner_dag(as_polynomial(x**2 + x*sympy.sin(y))), args=["y", x])
+    (y, x)
+    """
+    needed = _default_inputs(obj)
+    if args is None:
+        return needed
+    if isinstance(args, (str, sympy.Basic)):
+        args = [args]
+    by_name = {str(s): s for s in needed}
+    out = []
+    for a in args:
+        if isinstance(a, str):
+            a = by_name.get(a, sympy.Symbol(a))
+        elif not isinstance(a, sympy.Symbol):
+            raise TypeError(f"args holds symbols or their names, not {a!r} ({type(a).__name__})")
+        if a in out:
+            raise ValueError(f"args names {a} twice")
+        out.append(a)
+    missing = [s for s in needed if s not in out]
+    if missing:
+        raise ValueError(f"args does not name the variable(s) {', '.join(map(str, missing))}, which the code reads "
+                         f"(it reads {', '.join(map(str, needed))})")
+    return tuple(out)
+
+
+def _default_inputs(obj) -> tuple:
+    seen: dict = {}
+    extra: set = set()
+    for dag in as_dags(obj):
+        for s in dag.symbols:
+            if s not in dag.opaque:
+                seen.setdefault(s, None)
+        for piece in dag.opaque.values():
+            extra.update(piece.free_symbols)
+    rest = sorted((s for s in extra if s not in seen), key=sympy.default_sort_key)
+    return tuple(seen) + tuple(rest)
+
+
+class _Names:
+    """Identifiers valid in C, Python and Fortran, unique ignoring case."""
+
+    def __init__(self, reserved=()):
+        self.used = set(_RESERVED) | {r.lower() for r in reserved}
+
+    def take(self, wanted: str) -> sympy.Symbol:
+        """``wanted`` made a valid identifier, with ``_`` appended until it is unused."""
+        base = re.sub(r"[^0-9A-Za-z_]", "_", wanted.encode("ascii", "replace").decode()).lstrip("_")
+        if not base or not base[0].isalpha():
+            base = "v" + base
+        name = base[:56]
+        while name.lower() in self.used:
+            name += "_"
+        self.used.add(name.lower())
+        return sympy.Symbol(name)
+
+    def temporary(self) -> sympy.Symbol:
+        """The next free ``t<k>``."""
+        while True:
+            self.counter = getattr(self, "counter", 0) + 1
+            name = f"t{self.counter}"
+            if name not in self.used:
+                self.used.add(name)
+                return sympy.Symbol(name)
+
+
+def _scaled(c, expr):
+    """``c*expr`` as a product the printers keep (numbers first, signs outside)."""
+    if c == 1:
+        return expr
+    if c == -1:
+        return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False)
+    lit = sympy.Mul(literal(c), expr, evaluate=False)
+    return lit if c > 0 else sympy.Mul(sympy.S.NegativeOne, lit, evaluate=False)
+
+
+def constant(c):
+    """The number ``c`` as an expression of the program: a literal, negated when ``c < 0``."""
+    lit = literal(c)
+    return lit if c >= 0 else sympy.Mul(sympy.S.NegativeOne, lit, evaluate=False)
+
+
+def _check_defined(dags) -> None:
+    """Raise ValueError naming every undefined function ``f(x)`` in an opaque piece."""
+    calls = sorted({call for dag in dags for piece in dag.opaque.values() for call in piece.atoms(AppliedUndef)},
+                   key=sympy.default_sort_key)
+    if calls:
+        names = ", ".join(sorted({str(call.func) for call in calls}))
+        raise ValueError(
+            f"cannot generate code for the undefined function(s) {names} "
+            f"(in {', '.join(map(str, calls))}): no language can evaluate them; substitute a "
+            f"definition first, e.g. expr.replace(f, sympy.Lambda(x, ...))")
+
+
+class Program:
+    """The statements of the generated code, independent of the language.
+
+    ``inputs`` ``[(symbol, local)]``; ``pieces`` ``[(local, expression in locals)]``;
+    ``steps`` ``[(local, expression)]`` (powers and DAG nodes, in order);
+    ``outputs`` ``[expression]``, one per output of every DAG; ``count`` the
+    :class:`~hornermcts.opcount.OpCount` of these statements (for one DAG
+    its ``count()``: the program is written from
+    :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
+
+    ``obj`` is a Dag, an OptimizeResult or a list of them (:func:`as_dags`);
+    ``name`` the generated function's name (checked here, for every
+    language); ``args`` the order of the inputs, as in :func:`input_symbols`.
+    """
+
+    def __init__(self, obj, name: str, args=None):
+        dags = [d.delivered() for d in as_dags(obj)]
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
+            raise ValueError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
+        if name.lower() in _RESERVED:
+            raise ValueError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
+        names = _Names([name, name + "_batch"])
+        self.name = name
+        self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags, args)]
+        local = dict(self.inputs)
+        self.pieces: list = []
+        self.steps: list = []
+        self.outputs: list = []
+        self.count = OpCount()
+        self.n_nodes = sum(len(d.reachable()) for d in dags)
+        _check_defined(dags)
+        piece_local: dict = {}
+        var_locals: list = []
+        for dag in dags:
+            sym_local = {}
+            for s in dag.symbols:
+                if s in dag.opaque:
+                    piece = dag.opaque[s]
+                    if piece not in piece_local:
+                        piece_local[piece] = names.take(str(s))
+                        self.pieces.append((piece_local[piece], piece.xreplace(local)))
+                        self.count += expression_count(piece)
+                    sym_local[s] = piece_local[piece]
+                else:
+                    sym_local[s] = local[s]
+            var_locals.append([sym_local[s] for s in dag.symbols])
+        # the powers every output needs, one power plan per variable for all of them
+        needed: dict = {}
+        for dag, var_local in zip(dags, var_locals):
+            for node in dag.reachable():
+                key = dag.nodes[node]
+                if key[0] == "pow" and key[2] > 1:
+                    needed.setdefault(var_local[key[1]], set()).add(key[2])
+        power: dict = {}
+        for loc, exponents in needed.items():
+            power[loc, 1] = loc
+            for n, a, b in power_plan(exponents):
+                sym = names.take(f"{loc}_{n}")
+                self.steps.append((sym, sympy.Mul(power[loc, a], power[loc, b], evaluate=False)))
+                power[loc, n] = sym
+                self.count += OpCount(powers=1)
+        for dag, var_local in zip(dags, var_locals):
+            self.outputs += self._lower(dag, var_local, power, names)
+
+    @property
+    def ops(self) -> int:
+        """Operations of the program in FORM's model (what the header states)."""
+        return self.count.total
+
+    def _lower(self, dag: Dag, var_local: list, power: dict, names: _Names) -> list:
+        """The expressions of every output of ``dag``; the temporaries go to ``self.steps``."""
+        nodes = dag.nodes
+        order = dag.reachable()
+        uses = dag.uses()
+        roots = {node for _, node in dag.roots}
+        ref: dict[int, sympy.Expr] = {}
+        weight: dict[int, int] = {}
+        adds = mults = 0
+        for node in order:
+            key = nodes[node]
+            kind = key[0]
+            if kind == "one":
+                continue
+            if kind == "pow":
+                loc = var_local[key[1]]
+                ref[node] = loc if key[2] == 1 else power[loc, key[2]]
+                weight[node] = 0
+                continue
+            if kind == "mul":
+                expr = sympy.Mul(ref[key[1]], ref[key[2]], evaluate=False)
+                w = 1 + weight[key[1]] + weight[key[2]]
+                mults += 1
+            elif kind == "scale":
+                expr = _scaled(key[1], ref[key[2]])
+                w = 1 + weight[key[2]]
+                mults += 1
+            else:
+                parts = []
+                w = 1
+                adds += 1
+                for c, child in key[1:]:
+                    if child == ONE:
+                        parts.append(constant(c))
+                    else:
+                        parts.append(_scaled(c, ref[child]))
+                        w += weight[child] + (c not in (1, -1))
+                        mults += c not in (1, -1)
+                expr = sympy.Add(*parts, evaluate=False)
+            if uses[node] > 1 or (w > MAX_INLINE and node not in roots):
+                sym = names.temporary()
+                self.steps.append((sym, expr))
+                ref[node], weight[node] = sym, 0
+            else:
+                ref[node], weight[node] = expr, w
+        outputs = []
+        for c, node in dag.roots:
+            outputs.append(constant(c) if node == ONE else _scaled(c, ref[node]))
+            mults += node != ONE and c not in (1, -1)
+        self.count += OpCount(adds, mults)
+        return outputs
+
+    @property
+    def n_vars(self) -> int:
+        return len(self.inputs)
+
+    def variable_lines(self, template: str) -> list[str]:
+        """One line per input: ``template.format(index=, index1=, name=)``, with its local name if another."""
+        out = []
+        for k, (s, loc) in enumerate(self.inputs):
+            line = template.format(index=k, index1=k + 1, name=s)
+            if str(loc) != str(s):
+                line += f"   (local name {loc})"
+            out.append(line)
+        return out
+
+    def piece_lines(self) -> list[str]:
+        return [f"{loc} = {expr}" for loc, expr in self.pieces]
+
+    def last_uses(self) -> dict[int, list]:
+        """``{statement index: [temporaries last read there]}`` (outputs read at the end)."""
+        temps = {sym for sym, _ in self.steps} | {sym for sym, _ in self.pieces}
+        last: dict = {}
+        statements = self.pieces + self.steps
+        for k, (_, expr) in enumerate(statements):
+            for s in expr.free_symbols:
+                if s in temps:
+                    last[s] = k
+        for expr in self.outputs:
+            for s in expr.free_symbols:
+                last.pop(s, None)
+        by_index: dict[int, list] = {}
+        for s, k in last.items():
+            by_index.setdefault(k, []).append(s)
+        return by_index
