@@ -45,7 +45,8 @@ def main() -> None:
         print(f"\n{args.expression}, N={n}, {args.direction}: {len(table)} searches in {secs:.0f} s, best {best}")
         print(f"{'Cp':>8} " + " ".join(f"{s:>14}" for s in ("uct median", "sa-uct median")))
         for cp in cps:
-            meds = [statistics.median(table.where(cp=float(cp), schedule=s).column("operations")) for s in ("uct", "sa-uct")]
+            meds = [statistics.median(table.where(cp=float(cp), schedule=s).column("operations"))
+                    for s in ("uct", "sa-uct")]
             print(f"{cp:>8.3f} " + " ".join(f"{m:>14.0f}" for m in meds))
         report(table, args.tolerance)
 

@@ -218,7 +218,7 @@ def main() -> None:
         if form.available():
             start = time.perf_counter()
             code_path = tmp / "form_code.txt"
-            found = form.run_form(poly, level=args.form_level, code=code_path)
+            form.run_form(poly, level=args.form_level, code=code_path)
             form_ops = emitted_ops.total(emitted_ops.count_form(code_path.read_text()))  # in FORM's code
             print(f"FORM O{args.form_level}: {form_ops} ops, {time.perf_counter() - start:.1f} s", flush=True)
             start = time.perf_counter()
@@ -235,7 +235,7 @@ def main() -> None:
             methods.append((f"FORM O{args.form_level} code as C", form_c, form_ops))
         methods += [(m, f, ours_ops) for m, f in ours.items() if "NumPy" in m]
         for method, fn, ops in methods:
-            secs, values = best_of(lambda: fn(pts), args.repeat)
+            secs, values = best_of(lambda fn=fn: fn(pts), args.repeat)
             rows.append((method, secs, ops, values, fn))
         reference = rows[0][3]
         if not args.skip_lambdify:

@@ -116,7 +116,8 @@ def main() -> None:
     optimized("structured", families.structured_random(12, 400, seed=1), iterations=200, seed=0)
     jac = sympy.Matrix([small, (x + y) ** 3 * z]).jacobian([x, y, z])
     optimized("jacobian", list(jac), iterations=200, seed=0)
-    optimized("pieces", sympy.sin(x) * y**2 + sympy.sin(x) * y * z + sympy.cos(w) * z**2 + 1 / x, iterations=100, seed=0)
+    pieces = sympy.sin(x) * y**2 + sympy.sin(x) * y * z + sympy.cos(w) * z**2 + 1 / x
+    optimized("pieces", pieces, iterations=100, seed=0)
     optimized("factored", (x + y + z) ** 6 - 1, iterations=100, seed=0)
     reps, exprs = hornermcts.cse([small, small * x + y])
     line("cse", digest(str((reps, exprs))))

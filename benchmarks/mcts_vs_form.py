@@ -33,7 +33,8 @@ def main() -> None:
     names = args.expressions.split()
     print(f"N={args.iterations}: ours = median of {args.seeds} seeds (SA-UCT, {args.direction}); "
           f"FORM = median of {args.form_runs} runs of O3 method=cse")
-    header = f"{'expression':<10} {'ours ops':>9} {'FORM ops':>9} {'ops ratio':>9} {'ours s':>8} {'FORM s':>8} {'time ratio':>10}"
+    header = (f"{'expression':<10} {'ours ops':>9} {'FORM ops':>9} {'ops ratio':>9} {'ours s':>8} {'FORM s':>8} "
+              f"{'time ratio':>10}")
     print(header)
     for name in names:
         poly = families.load(name)

@@ -461,8 +461,10 @@ def main(argv=None) -> None:
     parser.add_argument("--b-boards", type=int, default=10, help="(b) random boards per domain")
     parser.add_argument("--b-time", type=float, default=1.0, help="(b) seconds per board per algorithm")
     parser.add_argument("--domains", default="clickomania,samegame-random", help="(b) domains, comma-separated")
-    parser.add_argument("--simulation-limit", type=int, default=0, help="(b) BMCTS L (default: a fraction of the calibrated iterations)")
-    parser.add_argument("--limit-fraction", type=float, default=0.0, help="(b) L as a fraction of the iterations per board")
+    parser.add_argument("--simulation-limit", type=int, default=0,
+                        help="(b) BMCTS L (default: a fraction of the calibrated iterations)")
+    parser.add_argument("--limit-fraction", type=float, default=0.0,
+                        help="(b) L as a fraction of the iterations per board")
     parser.add_argument("--beam-width", type=int, default=0, help="(b) BMCTS W (default per domain)")
     parser.add_argument("--keep-subtrees", action="store_true", help="(b) BMCTS keeps the subtrees of the beam")
     parser.add_argument("--positions", type=int, default=20, help="(c) first N positions of the standard set")
@@ -480,7 +482,8 @@ def main(argv=None) -> None:
                         help="(a, c) play the first move of the current search's best line, not of the best line "
                              "of all searches so far")
     parser.add_argument("--repeats", type=int, default=1, help="(a, c) randomized restarts per search")
-    parser.add_argument("--out", default="", help="(a) JSON-lines file of per-board results; an existing one is resumed")
+    parser.add_argument("--out", default="",
+                        help="(a) JSON-lines file of per-board results; an existing one is resumed")
     parser.add_argument("--calibrate", type=int, default=0, metavar="K",
                         help="(a) only measure CPU seconds per game at the iteration budget on K other boards")
     parser.add_argument("--board-seed", type=int, default=0, help="(a, b) seed of the first random board")

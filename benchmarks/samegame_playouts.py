@@ -9,8 +9,9 @@ Two figures per policy:
   search core calls them (adds the per-call overhead: copy, move list).
 
 The last column is the mean of the move points (kernel) or of the final
-score with SameGame's end bonus/penalty (protocol). Rates are given per CPU second of this process (``time.process_time``,
-insensitive to other processes sharing the cores) and per wall second.
+score with SameGame's end bonus/penalty (protocol). Rates are given per CPU
+second of this process (``time.process_time``, insensitive to other processes
+sharing the cores) and per wall second.
 
 Usage::
 
@@ -56,7 +57,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     print(f"{'policy':<11} {'kind':<9} {'per CPU s':>10} {'per wall s':>11} {'mean score':>12}")
     for policy in PLAYOUTS:
-        for kind, measure, count in (("kernel", kernel_rate, args.count), ("protocol", protocol_rate, args.protocol_count)):
+        for kind, measure, count in (("kernel", kernel_rate, args.count),
+                                     ("protocol", protocol_rate, args.protocol_count)):
             rates = []
             for seed in range(args.boards):
                 game = SameGame(random_board(15, 15, 5, seed=seed), playout=policy, epsilon=args.epsilon)

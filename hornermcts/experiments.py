@@ -247,7 +247,8 @@ def _run(poly, jobs, backend, workers, record) -> None:
 
         workers = workers or os.cpu_count() or 1
         ctx = mp.get_context("spawn" if os.name == "nt" else "forkserver")
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker, initargs=(poly,)) as pool:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker,
+                                 initargs=(poly,)) as pool:
             futures = [pool.submit(run_job, job) for job in jobs]
             try:
                 for fut in as_completed(futures):

@@ -39,7 +39,8 @@ def test_json(poly_file, capsys):
 
 
 def test_preset_and_no_greedy(poly_file, capsys):
-    assert main(["optimize", str(poly_file), "--preset", "mcts", "--no-greedy", "-n", "30", "--seed", "0", "--json"]) == 0
+    argv = ["optimize", str(poly_file), "--preset", "mcts", "--no-greedy", "-n", "30", "--seed", "0", "--json"]
+    assert main(argv) == 0
     data = json.loads(capsys.readouterr().out)
     assert data["order"][0] == "x" and data["iterations"] == 30 and data["after"] == data["horner_cse"]
     assert data["options"]["greedy"] is False
@@ -85,7 +86,8 @@ def test_errors_are_one_line_and_nonzero(argv, text, message, tmp_path, capsys):
 
 
 def test_installed_command_help():
-    proc = subprocess.run([sys.executable, "-m", "hornermcts.cli", "optimize", "--help"], capture_output=True, text=True)
+    proc = subprocess.run([sys.executable, "-m", "hornermcts.cli", "optimize", "--help"],
+                          capture_output=True, text=True)
     assert proc.returncode == 0
     for option in ("--iterations", "--cp", "--schedule", "--direction", "--emit", "--json", "--time-limit"):
         assert option in proc.stdout

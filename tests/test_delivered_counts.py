@@ -201,7 +201,7 @@ def test_random_polynomials_every_artifact(terms, preset, factored):
 
 
 # --------------------------------------------------------------- FORM's code
-@pytest.mark.skipif(not form.available(), reason="FORM or shared/tools/form_ops.py not available")
+@pytest.mark.form
 @pytest.mark.parametrize("level", [1, 2])
 def test_form_code_counted_the_same_way_equals_form_figure(hep, level, tmp_path):
     path = tmp_path / "form.code"
@@ -209,7 +209,7 @@ def test_form_code_counted_the_same_way_equals_form_figure(hep, level, tmp_path)
     assert total(count_form(path.read_text())) == figures["optimized"]
 
 
-@pytest.mark.skipif(not form.available(), reason="FORM or shared/tools/form_ops.py not available")
+@pytest.mark.form
 def test_form_o3_code_counted_the_same_way_small(tmp_path):
     poly = hornermcts.as_polynomial(sympy.expand((x + 2 * y - z) ** 3 * (w + x) + 5 * x * y * z * w))
     path = tmp_path / "form.code"

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import subprocess
 import sys
 from fractions import Fraction
@@ -14,7 +13,7 @@ import pytest
 import sympy
 from sympy.polys.subresultants_qq_zz import sylvester
 
-from hornermcts import families
+from hornermcts import families, form
 from hornermcts.families import (
     available,
     determinant,
@@ -29,7 +28,6 @@ from hornermcts.polynomial import Polynomial
 from hornermcts.textio import form_names, iter_terms, to_text, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
-FORM_OPS = Path("/work/shared/tools/form_ops.py")
 GENERATE = ROOT / "expressions" / "generate.py"
 
 
@@ -279,7 +277,7 @@ def test_generate_cli_writes_form_text(tmp_path):
 
 
 # ------------------------------------------------------------------- FORM
-@pytest.mark.skipif(shutil.which("form") is None or not FORM_OPS.exists(), reason="FORM or form_ops.py not available")
+@pytest.mark.form
 @pytest.mark.parametrize(
     "make",
     [lambda: resultant(7, 5), lambda: resultant(7, 6), lambda: determinant(6),
@@ -292,7 +290,7 @@ def test_original_count_agrees_with_form(make, tmp_path):
     path = tmp_path / "p.txt"
     write_text(p, path)
     run = subprocess.run(
-        [sys.executable, str(FORM_OPS), str(path), "--level", "1"],
+        [sys.executable, str(form.form_ops_path()), str(path), "--level", "1"],
         capture_output=True, text=True, timeout=120,
     )
     assert run.returncode == 0, run.stderr

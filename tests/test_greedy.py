@@ -19,7 +19,6 @@ from hornermcts.optimize import PRESETS
 from hornermcts.polynomial import Polynomial
 from hornermcts.views import evaluate_dag, to_assignments, to_expression
 
-needs_form = pytest.mark.skipif(not form.available(), reason="FORM (apt-get install -y form) not installed")
 
 a, b, c, d, u, v, x, y = sympy.symbols("a b c d u v x y")
 
@@ -173,7 +172,7 @@ def test_each_greedy_part_pays_off_on_hep(hep):
     assert nf.to_dag().count().total < pairs < dag.count().total
 
 
-@needs_form
+@pytest.mark.form
 def test_greedy_level_beats_form_o1_and_o2_on_hep(hep):
     # FORM O1 = occurrence order + CSE, O2 = + greedy; ours on the same footing
     o1 = form.run_form(hep, level=1)["optimized"]

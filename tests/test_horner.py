@@ -19,7 +19,6 @@ from hornermcts.opcount import original_count, power_cost
 from hornermcts.polynomial import Polynomial
 from hornermcts.views import evaluate_dag, to_assignments, to_expression, to_networkx
 
-needs_form = pytest.mark.skipif(not form.available(), reason="FORM (apt-get install -y form) not installed")
 
 x, y, z, w = sympy.symbols("x y z w")
 
@@ -183,7 +182,8 @@ coefficient = st.one_of(
 def polynomials(draw):
     n_vars = draw(st.integers(1, 8))
     n_terms = draw(st.integers(0, 60))
-    rows = draw(st.lists(st.lists(st.integers(0, 6), min_size=n_vars, max_size=n_vars), min_size=n_terms, max_size=n_terms))
+    row = st.lists(st.integers(0, 6), min_size=n_vars, max_size=n_vars)
+    rows = draw(st.lists(row, min_size=n_terms, max_size=n_terms))
     if rows and draw(st.booleans()):
         rows += draw(st.lists(st.sampled_from(rows), max_size=5))  # duplicates
     coefs = draw(st.lists(coefficient, min_size=len(rows), max_size=len(rows)))
@@ -238,14 +238,14 @@ def test_fast_counter_matches_dag_on_many_orders(hep, res75):
 
 
 # ------------------------------------------------------------------ FORM as the oracle
-@needs_form
+@pytest.mark.form
 @pytest.mark.parametrize("name", ["hep", "res75"])
 def test_original_count_equals_form(name, request):
     poly = request.getfixturevalue(name)
     assert original_count(poly).total == form.run_form(poly, level=1)["original"]
 
 
-@needs_form
+@pytest.mark.form
 @settings(max_examples=15, deadline=None)
 @given(polynomials())
 def test_original_count_equals_form_on_random_polynomials(case):
@@ -255,7 +255,7 @@ def test_original_count_equals_form_on_random_polynomials(case):
     assert original_count(poly).total == form.run_form(poly, level=1)["original"]
 
 
-@needs_form
+@pytest.mark.form
 @pytest.mark.parametrize("name", ["hep", "res75"])
 def test_horner_and_cse_counts_not_above_form(name, request):
     poly = request.getfixturevalue(name)

@@ -5,7 +5,6 @@ standard set, playouts against the rules, exhaustive search on tiny boards.
 """
 from __future__ import annotations
 
-import itertools
 import os
 from pathlib import Path
 
@@ -16,7 +15,6 @@ from hypothesis import strategies as st
 
 from hornermcts.domains.samegame import (
     SameGame,
-    SameGameState,
     format_moves,
     parse_moves,
     random_board,

@@ -68,7 +68,8 @@ Examples
 from __future__ import annotations
 
 # EMPTY and LETTERS stay importable from here, as from the single module this package was
-from .boards import EMPTY, LETTERS, format_moves, parse_moves, random_board, read_boards, read_replays, standard_testset
+from .boards import EMPTY as EMPTY, LETTERS as LETTERS
+from .boards import format_moves, parse_moves, random_board, read_boards, read_replays, standard_testset
 from .game import PLAYOUTS, SCORINGS, SameGame, SameGameState
 from .rates import random_playout_rate
 from .solver import solve_exhaustive

@@ -32,7 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_argument_group("board")
     source.add_argument("file", nargs="?", help="board file (integer rows, or 'H W C' then letter rows)")
     source.add_argument("--standard", action="store_true", help="the 20 positions of the standardized test set")
-    source.add_argument("--positions", default=None, help="with --standard or a file: which boards, e.g. 1,4-6 (1-based)")
+    source.add_argument("--positions", default=None,
+                        help="with --standard or a file: which boards, e.g. 1,4-6 (1-based)")
     source.add_argument("--random", type=int, metavar="SEED", default=None, help="a random board from this seed")
     source.add_argument("--size", default="15x15", help="random board WIDTHxHEIGHT (default 15x15)")
     source.add_argument("--colours", "--colors", type=int, default=5, help="random board colours (default 5)")
@@ -46,10 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     search.add_argument("--time", type=float, default=None,
                         help="seconds per board (default 10; per move: spread over the expected game length)")
     search.add_argument("--move-time", type=float, default=None, help="seconds per move (per-move search)")
-    search.add_argument("-n", "--iterations", type=int, default=None, help="iterations per search (per move, or per game)")
+    search.add_argument("-n", "--iterations", type=int, default=None,
+                        help="iterations per search (per move, or per game)")
     search.add_argument("--playout", choices=["random", "tabu", "tabu_color"], default="tabu_color",
                         help="playout policy (default tabu_color)")
-    search.add_argument("--epsilon", type=float, default=0.003, help="epsilon-greedy of the tabu playouts (default 0.003)")
+    search.add_argument("--epsilon", type=float, default=0.003,
+                        help="epsilon-greedy of the tabu playouts (default 0.003)")
     search.add_argument("--params", choices=["manual", "cem"], default="manual",
                         help="SP-MCTS parameter set of the paper (default manual: C 0.1, D 32, W 0.02, T 10)")
     search.add_argument("-c", type=float, default=None, help="exploration C (overrides --params)")
@@ -58,7 +61,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     search.add_argument("-t", type=int, default=None, help="SP-MCTS visit threshold T")
     search.add_argument("--simulation-limit", type=int, default=1000, help="beam: L (default 1000)")
     search.add_argument("--beam-width", type=int, default=1, help="beam: W (default 1)")
-    search.add_argument("--scale", type=float, default=None, help="mcts/beam: UCB1-TUNED reward scale (default: max score estimate)")
+    search.add_argument("--scale", type=float, default=None,
+                        help="mcts/beam: UCB1-TUNED reward scale (default: max score estimate)")
     search.add_argument("--repeats", type=int, default=1, help="randomized restarts per search (default 1)")
     search.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     out = parser.add_argument_group("output")
