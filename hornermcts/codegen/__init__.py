@@ -38,23 +38,23 @@ working precision: see :mod:`hornermcts.codegen.compensated`.
 
 Layout
 ------
-:mod:`~hornermcts.codegen.program`
+``program``
     The language-independent program built from the delivered DAGs
     (:class:`~hornermcts.codegen.program.Program`), :func:`input_symbols`.
-:mod:`~hornermcts.codegen.literals`
+``literals``
     Exact coefficients and their literals in each language and precision.
-:mod:`~hornermcts.codegen.compensated`
+``compensated``
     The program rewritten in double-double arithmetic, and its runtime.
-:mod:`~hornermcts.codegen.c`, :mod:`~hornermcts.codegen.python`, :mod:`~hornermcts.codegen.numpy`, :mod:`~hornermcts.codegen.fortran`
+``c``, ``python``, ``numpy``, ``fortran``
     One generator per language (:func:`to_c`, :func:`to_python` and
     :func:`load_python`, :func:`to_numpy`, :func:`to_fortran`).
-:mod:`~hornermcts.codegen.languages`
+``languages``
     The registry: each language's generator, file suffix and precisions;
     :func:`emit`, :data:`LANGUAGES`, :data:`PRECISION_SUPPORT`.
-:mod:`~hornermcts.codegen.compiled`
+``compiled``
     :func:`compile` (C through the system compiler, loaded with ctypes),
     :class:`CompiledPolynomial`.
-:mod:`~hornermcts.codegen.precision`, :mod:`~hornermcts.codegen.printing`
+``precision``, ``printing``
     The precisions and their check; what the printers share.
 
 Examples
@@ -90,7 +90,8 @@ from .fortran import to_fortran
 from .languages import LANGUAGES, PRECISION_SUPPORT, emit
 from .numpy import to_numpy
 from .precision import COMPENSATED, PRECISIONS
-from .program import MAX_INLINE, input_symbols
+from .program import MAX_INLINE as MAX_INLINE  # public before the split, kept
+from .program import input_symbols
 from .python import load_python, to_python
 
 __all__ = [

@@ -53,6 +53,8 @@ class CompiledPolynomial:
         The shared library loaded.
     """
 
+    flags: tuple[str, ...]  # set by compile()
+
     def __init__(self, library: Path, source: str, name: str, symbols, n_outputs: int, precision: str):
         self.library = library
         self.source = source
@@ -67,7 +69,7 @@ class CompiledPolynomial:
         self._batch.argtypes = [ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctype), ctypes.c_long]
         self._batch.restype = None
         self._ctype = ctype
-        self._scratch = None
+        self._scratch: tempfile.TemporaryDirectory | None = None  # compile()'s scratch directory, if any
 
     def __repr__(self) -> str:
         return (f"CompiledPolynomial({self.name}: {len(self.symbols)} variables, "

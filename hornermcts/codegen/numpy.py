@@ -74,7 +74,7 @@ def to_numpy(obj, name: str = "f", *, precision: str = "double", args=None) -> s
         prologue += [f"    if len(x) != {nv}:",
                      f"        raise ValueError(f'{name}() needs {nv} values per point, not {{len(x)}}')",
                      f"    {unpacking_targets(prog)} = (numpy.array(v, dtype=numpy.float64) for v in x)",
-                     f"    shape = numpy.broadcast_shapes({', '.join(l + '.shape' for l in locals_)}"
+                     f"    shape = numpy.broadcast_shapes({', '.join(loc + '.shape' for loc in locals_)}"
                      f"{',' if nv == 1 else ''})"]
     else:
         prologue.append("    shape = ()")

@@ -136,7 +136,8 @@ def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> 
            "",
            "Parameters",
            "----------",
-           f"x : sequence of {nv} numbers" + (", or of arrays (elementwise):" if compensated and not prog.pieces else ":")]
+           f"x : sequence of {nv} numbers"
+           + (", or of arrays (elementwise):" if compensated and not prog.pieces else ":")]
     doc += prog.variable_lines("    x[{index}]  {name}")
     doc += ["",
             "Returns",
