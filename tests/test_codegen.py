@@ -138,6 +138,7 @@ def case(request):
     return Case(request.param, seed=2024)
 
 
+@pytest.mark.slow
 def test_exact_values_match_polynomial_evaluate(case):
     for i in (0, 1):
         assert case.exact[i] == case.poly.evaluate([Fraction(v) for v in case.points[i]])
@@ -149,6 +150,7 @@ def test_points_are_mostly_well_conditioned(case):
 
 
 # ---------------------------------------------------------------- C, double
+@pytest.mark.slow
 @needs_cc
 def test_c_double_accuracy(case):
     f = case.compiled_double()
@@ -161,6 +163,7 @@ def test_c_double_accuracy(case):
     assert f(case.points[7]) == values[7]
 
 
+@pytest.mark.slow
 @needs_cc
 def test_c_long_double_at_least_as_accurate(case):
     f = codegen.compile(case.dag, precision="long double", cache=False)
@@ -229,6 +232,7 @@ def compensated(case):
     return Compensated(case)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["[-1, 1]", "[0.5, 2]"])
 @pytest.mark.parametrize("language", ["c", "python", "numpy"])
 def test_compensated_relative_error(case, compensated, language, where):

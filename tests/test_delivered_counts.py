@@ -64,6 +64,7 @@ def assert_header(result) -> None:
 
 
 # ------------------------------------------------------------ the big ones
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", sorted(PRESETS))
 def test_hep_every_artifact_every_preset(hep, preset):
     result = hornermcts.optimize(hep, preset=preset, iterations=150, seed=1)
@@ -73,6 +74,7 @@ def test_hep_every_artifact_every_preset(hep, preset):
     assert FastCounter(hep).count(order) == horner_dag(hep, order).count().total == result.cse.total
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("preset", ["fast", "default"])
 def test_res75_every_artifact(res75, preset):
     result = hornermcts.optimize(res75, preset=preset, iterations=100, seed=2)
@@ -80,6 +82,7 @@ def test_res75_every_artifact(res75, preset):
     assert total(count_fortran(codegen.to_fortran(result))) == result.after.total
 
 
+@pytest.mark.slow
 def test_hep_default_seed0_as_the_issue_reported(hep):
     """The issue's case: 3346 claimed, 3996 in the C file before the fix."""
     result = hornermcts.optimize(hep, seed=0)
@@ -88,6 +91,7 @@ def test_hep_default_seed0_as_the_issue_reported(hep):
     assert f"{result.after.total} operations in FORM's model" in c
 
 
+@pytest.mark.slow
 def test_fast_counter_dag_and_code_agree_on_random_orders(hep):
     counter = FastCounter(hep)
     rng = np.random.default_rng(5)

@@ -36,11 +36,13 @@ def test_table_shape_and_determinism(serial, poly):
     assert [r["seed"] for r in other.rows] != [r["seed"] for r in serial.rows]
 
 
+@pytest.mark.slow
 def test_process_pool_gives_the_same_rows(serial, poly):
     pooled = sweep(poly, GRID, seeds=2, seed=4, backend="process", workers=2, progress=None)
     assert strip(pooled) == strip(serial)
 
 
+@pytest.mark.slow
 def test_dask_local_cluster_gives_the_same_rows(serial, poly):
     distributed = pytest.importorskip("dask.distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,

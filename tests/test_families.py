@@ -262,6 +262,7 @@ def test_write_text_to_path_streams_all_terms(tmp_path):
     assert len(lines) == 11380 and all(line[0] in "+-" for line in lines)
 
 
+@pytest.mark.slow
 def test_generate_cli_writes_form_text(tmp_path):
     out = tmp_path / "r.txt"
     run = subprocess.run(
@@ -277,6 +278,7 @@ def test_generate_cli_writes_form_text(tmp_path):
 
 
 # ------------------------------------------------------------------- FORM
+@pytest.mark.slow
 @pytest.mark.form
 @pytest.mark.parametrize(
     "make",

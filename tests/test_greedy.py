@@ -130,6 +130,7 @@ def polynomials(draw):
     return poly, draw(st.permutations(list(range(n_vars))))
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(polynomials(), st.randoms(use_true_random=False))
 def test_greedy_is_exact_and_never_worse_on_random_polynomials(case, rnd):
@@ -146,6 +147,7 @@ def test_greedy_is_exact_and_never_worse_on_random_polynomials(case, rnd):
         assert sympy.expand(expr.subs(list(reversed(reps))) - poly.to_sympy()) == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["hep", "res75"])
 def test_greedy_exact_and_pays_off_on_large_expressions(name, request):
     poly = request.getfixturevalue(name)
@@ -191,6 +193,7 @@ def test_every_preset_is_exact(preset):
     assert result.options["preset"] == preset
 
 
+@pytest.mark.slow
 def test_presets_order_on_hep(hep):
     fast = optimize(hep, preset="fast")
     greedy_level = optimize(hep, preset="greedy")

@@ -193,6 +193,7 @@ def polynomials(draw):
     return poly, order
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(polynomials(), st.randoms(use_true_random=False))
 def test_random_polynomials_exact_and_counter_equals_dag(case, rnd):
@@ -208,6 +209,7 @@ def test_random_polynomials_exact_and_counter_equals_dag(case, rnd):
 
 
 # ------------------------------------------------------------------ large expressions
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["hep", "res75"])
 def test_large_exact_at_random_rational_points(name, request):
     poly = request.getfixturevalue(name)
@@ -230,6 +232,7 @@ def test_large_exact_at_random_rational_points(name, request):
     assert nested == sympy.Rational(expected.numerator, expected.denominator)
 
 
+@pytest.mark.slow
 def test_fast_counter_matches_dag_on_many_orders(hep, res75):
     for poly, seed in ((hep, 1), (res75, 2)):
         counter = FastCounter(poly)
@@ -255,6 +258,7 @@ def test_original_count_equals_form_on_random_polynomials(case):
     assert original_count(poly).total == form.run_form(poly, level=1)["original"]
 
 
+@pytest.mark.slow
 @pytest.mark.form
 @pytest.mark.parametrize("name", ["hep", "res75"])
 def test_horner_and_cse_counts_not_above_form(name, request):

@@ -73,6 +73,7 @@ def test_a_fresh_seed_is_recorded_and_repeats_the_run():
     assert again.order == first.order and again.history == first.history
 
 
+@pytest.mark.slow
 def test_tuning_constants_are_per_call_options(hep):
     one = optimize(hep, iterations=100, greedy_rounds=1, candidates=1)
     three = optimize(hep, iterations=100, greedy_rounds=3, candidates=1)

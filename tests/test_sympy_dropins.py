@@ -96,6 +96,7 @@ def test_lambdify_with_our_cse():
     assert np.allclose(got[0], ref(arr, arr, arr, arr)) and np.allclose(got[1], arr * arr)
 
 
+@pytest.mark.slow
 def test_lambdify_on_hep_agrees_with_exact_evaluation():
     poly = hep_sigma()
     expr = poly.to_sympy()
