@@ -116,7 +116,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     }
     <BLANKLINE>
     >>> print(to_c(horner_dag(as_polynomial(x*y/3 - 1)), precision="compensated", batch=False))
-    ... # doctest: +ELLIPSIS
+    ... # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
     /* ...in double-double arithmetic (compensated: about twice the precision of double).
     ...
     typedef struct { double hi, lo; } dd_t;  /* the value hi + lo */
@@ -124,7 +124,8 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     double f(const double *x) {
        const double x_ = x[0];
        const double y = x[1];
-       return dd_round(dd_mul(dd_pair(-0.3333333333333333, -1.850371707708594e-17), dd_add_d(dd_two_prod(-y, x_), 3.0)));
+       return dd_round(dd_mul(dd_pair(-0.3333333333333333, -1.850371707708594e-17),
+                              dd_add_d(dd_two_prod(-y, x_), 3.0)));
     }
     <BLANKLINE>
     """

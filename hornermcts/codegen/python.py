@@ -111,11 +111,12 @@ def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> 
     <BLANKLINE>
     >>> load_python(to_python(dag, "g"))([3, 1])
     6.0
-    >>> print(to_python(dag, "g", precision="compensated"))   # doctest: +ELLIPSIS
+    >>> print(to_python(dag, "g", precision="compensated"))   # doctest: +ELLIPSIS, +NORMALIZE_WHITESPACE
     def g(x):
         ...
         x_, y = (dd_input(v) for v in x)
-        return dd_round(dd_mul((0.3333333333333333, 1.850371707708594e-17), dd_mul_d(dd_add_d(dd_two_prod(y, x_), 3), x_)))
+        return dd_round(dd_mul((0.3333333333333333, 1.850371707708594e-17),
+                               dd_mul_d(dd_add_d(dd_two_prod(y, x_), 3), x_)))
     <BLANKLINE>
     <BLANKLINE>
     # compensated arithmetic: a value is a pair (hi, lo), hi + lo (see hornermcts.codegen)
