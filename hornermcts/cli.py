@@ -5,14 +5,18 @@ SymPy syntax (``-`` for standard input) and prints a before/after table.
 Other subcommands live in the module that owns their domain and register
 here through :data:`SUBCOMMANDS` (``add_arguments(parser)`` and ``run(args)``).
 
-Errors print one line on standard error and exit with status 2 (bad input or
-options) or 130 (interrupted).
+Errors caused by the input or the options (:class:`~hornermcts.errors.HornerMCTSError`,
+and OSError for files) print one line on standard error and exit with status
+2; an interrupt exits with 130.  Anything else is a bug and shows its
+traceback.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
 import sys
+
+from .errors import HornerMCTSError
 
 __all__ = ["main", "SUBCOMMANDS"]
 
@@ -56,7 +60,7 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("hornermcts: interrupted", file=sys.stderr)
         return 130
-    except (ValueError, TypeError, OSError) as exc:
+    except (HornerMCTSError, OSError) as exc:
         print(f"hornermcts: error: {exc}", file=sys.stderr)
         return 2
 

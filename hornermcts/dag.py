@@ -57,7 +57,7 @@ from math import gcd
 from .coefficients import int_if_integral, quotient
 from .opcount import OpCount, pieces_count, power_cost
 
-__all__ = ["Dag", "power_plan", "content"]
+__all__ = ["Dag", "power_plan", "content", "children"]
 
 ONE = 0
 
@@ -187,7 +187,7 @@ class Dag:
         for _, node in self.roots:
             n_use[node] += 1
         for key in self.nodes:
-            for child in _children(key):
+            for child in children(key):
                 n_use[child] += 1
         return n_use
 
@@ -322,7 +322,7 @@ class Dag:
                 continue
             seen.add(node)
             stack.append((node, True))
-            for child in _children(self.nodes[node]):
+            for child in children(self.nodes[node]):
                 if child not in seen:
                     stack.append((child, False))
         return out
@@ -334,12 +334,17 @@ class Dag:
             times[node] += 1
         for node in reversed(self.reachable()):
             t = times[node]
-            for child in _children(self.nodes[node]):
+            for child in children(self.nodes[node]):
                 times[child] += t
         return times
 
 
-def _children(key) -> tuple:
+def children(key) -> tuple:
+    """The operand nodes of the node with key ``key`` (none for a power of a variable or ONE).
+
+    >>> children(("add", (1, 3), (-2, 5))), children(("mul", 3, 4)), children(("pow", 0, 2))
+    ((3, 5), (3, 4), ())
+    """
     kind = key[0]
     if kind == "mul":
         return key[1:]

@@ -19,6 +19,8 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 import itertools
 import json
 import math
@@ -90,7 +92,7 @@ def _jobs(grid, seeds, base_seed: int) -> list[dict]:
         points = [dict(p) for p in grid]
     for key in {k for p in points for k in p}:
         if key not in GRID_KEYS:
-            raise ValueError(f"grid key {key!r} is not a search option; use {GRID_KEYS}")
+            raise OptionError(f"grid key {key!r} is not a search option; use {GRID_KEYS}")
     from .options import Options
 
     runs = range(seeds) if isinstance(seeds, int) else list(seeds)
@@ -276,7 +278,7 @@ def _run_dask(poly, jobs, backend, workers, record) -> None:
     elif isinstance(backend, Client):
         client = backend
     else:
-        raise ValueError(f"backend must be one of {BACKENDS}, a dask Client or a scheduler address, not {backend!r}")
+        raise OptionError(f"backend must be one of {BACKENDS}, a dask Client or a scheduler address, not {backend!r}")
     try:
         remote_poly = client.scatter(poly, broadcast=True)
         futures = [client.submit(run_job, job, remote_poly, pure=False) for job in jobs]
@@ -323,7 +325,7 @@ def region_of_interest(table: SweepTable, *, tolerance: float = 0.02, best: floa
             best = min(float(np.median(table.where(schedule=s, cp=c).column("operations")))
                        for s in set(table.column("schedule")) for c in set(table.where(schedule=s).column("cp")))
         else:
-            raise ValueError(f"reference must be 'best run' or 'best median', not {reference!r}")
+            raise OptionError(f"reference must be 'best run' or 'best median', not {reference!r}")
     out = {}
     for schedule in sorted(set(table.column("schedule"))):
         sub = table.where(schedule=schedule)

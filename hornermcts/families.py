@@ -27,6 +27,8 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 import itertools
 import math
 import re
@@ -187,7 +189,7 @@ def resultant(m: int, n: int) -> Polynomial:
     """
     m, n = int(m), int(n)
     if m < 0 or n < 0:
-        raise ValueError(f"degrees must be non-negative, got m={m}, n={n}")
+        raise OptionError(f"degrees must be non-negative, got m={m}, n={n}")
     symbols = tuple(sympy.Symbol(f"a{i}") for i in range(m + 1)) + tuple(
         sympy.Symbol(f"b{i}") for i in range(n + 1)
     )
@@ -245,7 +247,7 @@ def determinant(n: int) -> Polynomial:
     """
     n = int(n)
     if n < 1:
-        raise ValueError(f"the matrix size must be at least 1, got {n}")
+        raise OptionError(f"the matrix size must be at least 1, got {n}")
     symbols = tuple(sympy.Symbol(f"m_{i}_{j}") for i in range(n) for j in range(n))
     perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
     inversions = np.zeros(len(perms), dtype=np.int64)
@@ -276,7 +278,7 @@ def _random_coefficients(rng: np.random.Generator, count: int, kind: str) -> lis
         num = signs * rng.integers(1, 10, size=count)
         den = rng.integers(1, 10, size=count)
         return [Fraction(int(p), int(q)) for p, q in zip(num, den)]
-    raise ValueError(f"coefficients must be one of {_COEFFICIENT_KINDS}, got {kind!r}")
+    raise OptionError(f"coefficients must be one of {_COEFFICIENT_KINDS}, got {kind!r}")
 
 
 def _variables(n_vars: int) -> tuple[sympy.Symbol, ...]:
@@ -337,14 +339,14 @@ def random_polynomial(
     """
     n_vars, n_terms, max_degree = int(n_vars), int(n_terms), int(max_degree)
     if n_vars < 1 or n_terms < 0 or max_degree < 0:
-        raise ValueError("need n_vars >= 1, n_terms >= 0 and max_degree >= 0")
+        raise OptionError("need n_vars >= 1, n_terms >= 0 and max_degree >= 0")
     if coefficients not in _COEFFICIENT_KINDS:
-        raise ValueError(
+        raise OptionError(
             f"coefficients must be one of {_COEFFICIENT_KINDS}, got {coefficients!r}"
         )
     space = math.comb(n_vars + max_degree, max_degree)
     if n_terms > space:
-        raise ValueError(
+        raise OptionError(
             f"only {space} monomials of degree <= {max_degree} in {n_vars} variables, "
             f"cannot make {n_terms} distinct terms"
         )
@@ -398,11 +400,11 @@ def _structured_parts(
     lo_t, hi_t = factor_terms
     lo_p, hi_p = product_size
     if n_vars < 2 or n_terms < 1:
-        raise ValueError("need n_vars >= 2 and n_terms >= 1")
+        raise OptionError("need n_vars >= 2 and n_terms >= 1")
     if not (1 <= lo_v <= hi_v and 1 <= lo_t <= hi_t and 1 <= lo_p <= hi_p):
-        raise ValueError("factor_vars, factor_terms, product_size must be ranges (lo, hi), 1 <= lo <= hi")
+        raise OptionError("factor_vars, factor_terms, product_size must be ranges (lo, hi), 1 <= lo <= hi")
     if coefficients not in _COEFFICIENT_KINDS:
-        raise ValueError(
+        raise OptionError(
             f"coefficients must be one of {_COEFFICIENT_KINDS}, got {coefficients!r}"
         )
     rng = np.random.default_rng(seed)
@@ -621,7 +623,7 @@ def load(name: str) -> Polynomial:
     >>> load("res(8,8)x")
     Traceback (most recent call last):
     ...
-    ValueError: unknown expression 'res(8,8)x'; valid names: hep_sigma, res(7,5), res(7,6), det(4), ...
+    hornermcts.errors.OptionError: unknown expression 'res(8,8)x'; valid names: hep_sigma, res(7,5), ...
     """
     key = re.sub(r"\s+", "", str(name)).lower()
     if key in ("hep_sigma", "hepsigma", "hep(sigma)"):
@@ -636,7 +638,7 @@ def load(name: str) -> Polynomial:
     match = _STRUCTURED.fullmatch(key)
     if match:
         return structured_random(int(match.group(1)), int(match.group(2)), seed=int(match.group(3) or 0))
-    raise ValueError(
+    raise OptionError(
         f"unknown expression {name!r}; valid names: {', '.join(_BENCHMARKS)}"
         " (and any res(m,n), det(n) or structured(n_vars,n_terms,seed); aliases res75, res_7_5, det6)"
     )

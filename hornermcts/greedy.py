@@ -37,11 +37,13 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 import heapq
 from fractions import Fraction
 
 from .coefficients import quotient
-from .dag import ONE, Dag, _children
+from .dag import ONE, Dag, children
 
 __all__ = ["greedy", "nary", "pair_greedy", "factorize"]
 
@@ -62,7 +64,7 @@ class _Nary:
             parent_kind[r] = "root"
         for node in order:
             kind = nodes[node][0]
-            for ch in _children(nodes[node]):
+            for ch in children(nodes[node]):
                 uses[ch] += 1
                 parent_kind[ch] = kind if parent_kind[ch] in (None, kind) else "mixed"
         inline = [False] * len(nodes)
@@ -440,7 +442,7 @@ def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
         (rescaling and merging numbers would round: the step is skipped).
     """
     if rounds < 1:
-        raise ValueError(f"rounds must be >= 1, not {rounds!r}")
+        raise OptionError(f"rounds must be >= 1, not {rounds!r}")
     if not _exact_scalars(dag):
         return dag
     best, best_ops = dag, dag.count().total

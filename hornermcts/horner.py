@@ -25,6 +25,8 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 import sys
 from fractions import Fraction
 
@@ -84,11 +86,11 @@ def normalize_order(poly, order) -> list[int]:
     for item in order:
         if isinstance(item, sympy.Basic):
             if item not in poly.symbols:
-                raise ValueError(f"order names {item}, which is not a variable of the polynomial {poly.symbols}")
+                raise OptionError(f"order names {item}, which is not a variable of the polynomial {poly.symbols}")
             j = poly.symbols.index(item)
         elif isinstance(item, str):
             if item not in names:
-                raise ValueError(f"order names {item!r}, which is not a variable of the polynomial {poly.symbols}")
+                raise OptionError(f"order names {item!r}, which is not a variable of the polynomial {poly.symbols}")
             j = names[item]
         else:
             try:
@@ -96,9 +98,9 @@ def normalize_order(poly, order) -> list[int]:
             except (TypeError, ValueError):
                 raise TypeError(f"an order holds symbols, names or column indices, not {item!r}") from None
             if not 0 <= j < poly.n_vars:
-                raise ValueError(f"variable index {j} out of range for {poly.n_vars} variables")
+                raise OptionError(f"variable index {j} out of range for {poly.n_vars} variables")
         if j in out:
-            raise ValueError(f"variable {poly.symbols[j]} appears twice in the order")
+            raise OptionError(f"variable {poly.symbols[j]} appears twice in the order")
         out.append(j)
     seen = set(out)
     out += [j for j in poly.occurrence_order() if j not in seen]
@@ -127,17 +129,17 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     """
     polys = [poly] if isinstance(poly, Polynomial) else list(poly)
     if not polys:
-        raise ValueError("horner_dag needs at least one polynomial")
+        raise OptionError("horner_dag needs at least one polynomial")
     first = polys[0]
     if any(p.symbols != first.symbols for p in polys):
-        raise ValueError("polynomials optimized together must have the same symbols in the same order")
+        raise OptionError("polynomials optimized together must have the same symbols in the same order")
     joint = first if len(polys) == 1 else Polynomial(
         first.symbols, np.vstack([p.exponents for p in polys]), [1] * sum(p.n_terms for p in polys))
     perm = normalize_order(joint, order)
     if mode is None:
         mode = "sign" if any(coefficient_mode(p) == "sign" for p in polys) else "content"
     if mode not in ("content", "sign"):
-        raise ValueError(f"mode must be 'content' or 'sign', not {mode!r}")
+        raise OptionError(f"mode must be 'content' or 'sign', not {mode!r}")
     opaque = {}
     for p in polys:
         opaque.update(p.opaque)

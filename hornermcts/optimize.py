@@ -27,6 +27,8 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 import math
 import time
 from dataclasses import dataclass, field
@@ -210,7 +212,7 @@ def prepare_outputs(expr):
         return [poly], poly, 0
     items = list(expr)
     if not items:
-        raise ValueError("no expressions to optimize")
+        raise OptionError("no expressions to optimize")
     exprs = [e.to_sympy() if isinstance(e, Polynomial) else sympy.sympify(e) for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
     joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]))
@@ -390,7 +392,7 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
         if best is None or (after.total, cse.total) < (best.after.total, best.cse.total):
             best = Candidate(order, cse, after, final)
     if best is None:
-        raise ValueError("no candidate schemes to screen")
+        raise AssertionError("no candidate schemes to screen: the occurrence orders are always scored")
     if use_greedy and options.greedy_rounds > 1:
         dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1)
         best = Candidate(best.order, best.cse, dag.count(), dag)

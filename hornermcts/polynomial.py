@@ -18,6 +18,8 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
 
@@ -62,19 +64,19 @@ class Polynomial:
     ):
         symbols = tuple(symbols)
         if len(set(symbols)) != len(symbols):
-            raise ValueError(f"duplicate symbols in {symbols}")
+            raise OptionError(f"duplicate symbols in {symbols}")
         exps = np.asarray(exponents, dtype=np.int64)
         if exps.ndim != 2 and exps.size == 0:
             exps = exps.reshape(0, len(symbols))
         if exps.ndim != 2 or exps.shape[1] != len(symbols):
-            raise ValueError(
+            raise OptionError(
                 f"exponents must have shape (n_terms, {len(symbols)}), got {exps.shape}"
             )
         if (exps < 0).any():
-            raise ValueError("exponents must be non-negative")
+            raise OptionError("exponents must be non-negative")
         coefs = [to_number(c) for c in coefficients]
         if len(coefs) != exps.shape[0]:
-            raise ValueError(
+            raise OptionError(
                 f"{exps.shape[0]} exponent rows but {len(coefs)} coefficients"
             )
         merged: dict[bytes, int] = {}
@@ -98,7 +100,7 @@ class Polynomial:
         opaque = dict(opaque or {})
         for s in opaque:
             if s not in symbols:
-                raise ValueError(f"opaque placeholder {s} is not one of the symbols")
+                raise OptionError(f"opaque placeholder {s} is not one of the symbols")
         self.opaque: dict[sympy.Symbol, sympy.Expr] = opaque
 
     # ------------------------------------------------------------------ basics
@@ -182,7 +184,7 @@ class Polynomial:
         else:
             vals = [Fraction(v) for v in point]
         if len(vals) != self.n_vars:
-            raise ValueError(f"need {self.n_vars} values, got {len(vals)}")
+            raise OptionError(f"need {self.n_vars} values, got {len(vals)}")
         total = Fraction(0)
         for row, c in zip(self.exponents, self.coefficients):
             term = to_fraction(c)

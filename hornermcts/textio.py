@@ -30,6 +30,8 @@ Examples
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 import io
 import os
 import re
@@ -89,7 +91,7 @@ def _coefficient_text(c, syntax: str) -> str:
     if isinstance(a, sympy.Rational):
         return str(to_python(a))  # int or Fraction: "3", "3/4"
     if syntax == "form":
-        raise ValueError(
+        raise OptionError(
             f"FORM syntax has no floating-point coefficients (got {c}); "
             "rationalise the polynomial or write syntax='sympy'"
         )
@@ -117,7 +119,7 @@ def iter_terms(poly, *, syntax: str = "form", names=None) -> Iterator[str]:
     ['-x^3', '+2*x']
     """
     if syntax not in _SYNTAXES:
-        raise ValueError(f"syntax must be one of {_SYNTAXES}, got {syntax!r}")
+        raise OptionError(f"syntax must be one of {_SYNTAXES}, got {syntax!r}")
     power = "^" if syntax == "form" else "**"
     texts = []
     for s in poly.symbols:
@@ -176,7 +178,7 @@ def write_text(poly, path_or_file, *, syntax: str = "form") -> dict[sympy.Symbol
     +b^2
     """
     if syntax not in _SYNTAXES:
-        raise ValueError(f"syntax must be one of {_SYNTAXES}, got {syntax!r}")
+        raise OptionError(f"syntax must be one of {_SYNTAXES}, got {syntax!r}")
     renamed = form_names(poly.symbols) if syntax == "form" else {}
     if isinstance(path_or_file, (str, os.PathLike)):
         with open(path_or_file, "w") as fh:

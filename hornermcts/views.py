@@ -33,6 +33,8 @@ x**2*(t0*x + t0)
 """
 from __future__ import annotations
 
+from .errors import OptionError
+
 from fractions import Fraction
 from typing import Iterator, Mapping
 
@@ -131,7 +133,7 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
         try:
             sym = next(symbols)
         except StopIteration:
-            raise ValueError(f"the symbols given for the temporaries ran out after {len(replacements)}: "
+            raise OptionError(f"the symbols given for the temporaries ran out after {len(replacements)}: "
                              f"give more (e.g. sympy.numbered_symbols('x')) or none") from None
         replacements.append((sym, expr))
         return sym

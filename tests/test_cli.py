@@ -74,6 +74,11 @@ def test_stdin(monkeypatch, capsys):
         (["optimize", "BAD"], "x +* y\n", "BAD:1:"),
         (["optimize", "GOOD", "--cp", "-1"], TEXT, "cp must be"),
         (["optimize", "GOOD", "-n", "-5"], TEXT, "iterations must be"),
+        (["optimize", "GOOD", "--time-limit", "0"], TEXT, "time_limit must be"),
+        (["optimize", "GOOD", "--anneal-refine", "0.01", "0.1"], TEXT, "anneal_refine must be"),
+        (["optimize", "GOOD", "-n", "5", "--emit", "fortran", "--precision", "compensated"], TEXT, "fortran"),
+        (["samegame", "--random", "1", "--size", "0x5"], None, "width must be"),
+        (["samegame", "BAD"], "1 2 x\n", "BAD"),
     ],
 )
 def test_errors_are_one_line_and_nonzero(argv, text, message, tmp_path, capsys):
@@ -83,6 +88,16 @@ def test_errors_are_one_line_and_nonzero(argv, text, message, tmp_path, capsys):
     assert main(argv) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("hornermcts: error:") and message in err and "\n" not in err
+
+
+def test_a_bug_is_not_reported_as_a_user_error(poly_file, monkeypatch):
+    """Only errors caused by the input or options become one-line messages; a bug keeps its traceback."""
+    def broken(*args, **kwargs):
+        raise TypeError("unsupported operand type(s)")
+
+    monkeypatch.setattr(sys.modules["hornermcts.optimize"], "optimize", broken)
+    with pytest.raises(TypeError, match="unsupported operand"):
+        main(["optimize", str(poly_file), "-n", "5"])
 
 
 def test_installed_command_help():

@@ -44,6 +44,8 @@ language (:data:`C_RUNTIME`, :data:`PYTHON_RUNTIME`) written with it.
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 from fractions import Fraction
 
 import sympy
@@ -221,7 +223,7 @@ def compensate(prog: Program) -> Program:
             for a in args[1:]:
                 out = add(out, lower(a, sign))
             return out
-        raise ValueError(f"cannot write {expr} in double-double arithmetic")
+        raise OptionError(f"cannot write {expr} in double-double arithmetic")
 
     prog.pieces = [(loc, Call("dd_pair", expr, literal(0))) for loc, expr in prog.pieces]
     prog.steps = [(loc, lower(expr)[0]) for loc, expr in prog.steps]

@@ -7,6 +7,8 @@ not called ``compile``: that name is the function, re-exported by
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import ctypes
 import hashlib
 import os
@@ -85,7 +87,7 @@ class CompiledPolynomial:
         pts = np.ascontiguousarray(points, dtype=np.float64)
         nv = len(self.symbols)
         if pts.ndim == 0 or pts.shape[-1] != nv:
-            raise ValueError(f"points must have {nv} values on their last axis "
+            raise OptionError(f"points must have {nv} values on their last axis "
                              f"({', '.join(map(str, self.symbols))}), got shape {pts.shape}")
         lead = pts.shape[:-1]
         n = int(np.prod(lead, dtype=np.int64))
@@ -167,7 +169,7 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     if precision == COMPENSATED:
         unsafe = [f for f in flags if f in _UNSAFE_FLAGS]
         if unsafe:
-            raise ValueError(f"precision='compensated' needs IEEE arithmetic: remove {' '.join(unsafe)} "
+            raise OptionError(f"precision='compensated' needs IEEE arithmetic: remove {' '.join(unsafe)} "
                              f"(it lets the compiler reassociate and so cancel the error terms)")
         flags.append("-ffp-contract=off")
     source = to_c(obj, name, precision=precision, batch=True, chunk=chunk, args=args)

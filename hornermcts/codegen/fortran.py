@@ -1,6 +1,8 @@
 """Fortran code of a program: :func:`to_fortran`, free form, C-interoperable (``bind(C)``)."""
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import sympy
 from sympy.printing.fortran import FCodePrinter
 
@@ -89,7 +91,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     def assign(target, expr):
         found, unsupported, code = printed(printer, expr, assign_to=target)
         if unsupported:
-            raise ValueError(f"cannot print {expr} as Fortran: {sorted(map(str, unsupported))} unsupported")
+            raise OptionError(f"cannot print {expr} as Fortran: {sorted(map(str, unsupported))} unsupported")
         constants.update(dict(found))
         statements.extend("  " + c.strip() if not c.startswith("  ") else c for c in code.splitlines())
 

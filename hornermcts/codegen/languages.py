@@ -11,6 +11,8 @@ and the precision errors follow from it.
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 from typing import Callable, NamedTuple
 
 from .c import to_c
@@ -64,5 +66,5 @@ def emit(obj, language: str, name: str = "f", **options) -> str:
     2
     """
     if language not in REGISTRY:
-        raise ValueError(f"language must be one of {LANGUAGES}, not {language!r}")
+        raise OptionError(f"language must be one of {LANGUAGES}, not {language!r}")
     return REGISTRY[language].generate(obj, name, **options)

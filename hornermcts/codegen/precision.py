@@ -8,9 +8,11 @@ Which precisions a language takes is part of its entry in the registry
 >>> check_precision(COMPENSATED, "fortran")   # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-ValueError: precision 'compensated' is not supported for fortran code; the supported precisions are c: ...
+hornermcts.errors.OptionError: precision 'compensated' is not supported for fortran code; ...
 """
 from __future__ import annotations
+
+from ..errors import OptionError
 
 #: Floating types of the C and Fortran code.
 PRECISIONS = ("double", "long double")
@@ -26,5 +28,5 @@ def check_precision(precision: str, language: str) -> None:
 
     if precision not in PRECISION_SUPPORT[language]:
         table = "; ".join(f"{lang}: {', '.join(map(repr, ps))}" for lang, ps in PRECISION_SUPPORT.items())
-        raise ValueError(f"precision {precision!r} is not supported for {language} code; "
+        raise OptionError(f"precision {precision!r} is not supported for {language} code; "
                          f"the supported precisions are {table}")

@@ -6,6 +6,8 @@ Each language module subclasses one of SymPy's printers (``C99CodePrinter``,
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 
 class CallPrinting:
     """Printing of :class:`~hornermcts.codegen.compensated.Call` as ``name(arg, ...)`` (a printer's first base)."""
@@ -20,5 +22,5 @@ def printed(printer, node, expr=None, **options):
         return printer.doprint(node, **options)
     except Exception as err:  # the printers raise bare PrintMethodNotImplementedError & co.
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise ValueError(f"cannot print {node if expr is None else expr} as {printer.language_name} code: "
+        raise OptionError(f"cannot print {node if expr is None else expr} as {printer.language_name} code: "
                          f"{first}") from err

@@ -27,6 +27,8 @@ the generated code uses itself (``x``, ``out``, ``dd_add``, ...) or a keyword.
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import keyword
 import re
 
@@ -70,7 +72,7 @@ def as_dags(obj) -> list[Dag]:
         out = [d for item in obj for d in as_dags(item)]
         if out:
             return out
-        raise ValueError("code generation needs at least one output")
+        raise OptionError("code generation needs at least one output")
     raise TypeError(f"expected a Dag, an OptimizeResult or a list of them, not {type(obj).__name__}")
 
 
@@ -106,11 +108,11 @@ def input_symbols(obj, args=None) -> tuple:
         elif not isinstance(a, sympy.Symbol):
             raise TypeError(f"args holds symbols or their names, not {a!r} ({type(a).__name__})")
         if a in out:
-            raise ValueError(f"args names {a} twice")
+            raise OptionError(f"args names {a} twice")
         out.append(a)
     missing = [s for s in needed if s not in out]
     if missing:
-        raise ValueError(f"args does not name the variable(s) {', '.join(map(str, missing))}, which the code reads "
+        raise OptionError(f"args does not name the variable(s) {', '.join(map(str, missing))}, which the code reads "
                          f"(it reads {', '.join(map(str, needed))})")
     return tuple(out)
 
@@ -177,7 +179,7 @@ def _check_defined(dags) -> None:
                    key=sympy.default_sort_key)
     if calls:
         names = ", ".join(sorted({str(call.func) for call in calls}))
-        raise ValueError(
+        raise OptionError(
             f"cannot generate code for the undefined function(s) {names} "
             f"(in {', '.join(map(str, calls))}): no language can evaluate them; substitute a "
             f"definition first, e.g. expr.replace(f, sympy.Lambda(x, ...))")
@@ -201,9 +203,9 @@ class Program:
     def __init__(self, obj, name: str, args=None):
         dags = [d.delivered() for d in as_dags(obj)]
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
-            raise ValueError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
+            raise OptionError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
         if name.lower() in _RESERVED:
-            raise ValueError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
+            raise OptionError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
         names = _Names([name, name + "_batch"])
         self.name = name
         self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags, args)]

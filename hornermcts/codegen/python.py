@@ -7,6 +7,8 @@ vectorised variant with the same pieces.
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import re
 
 from sympy.printing.pycode import PythonCodePrinter
@@ -167,7 +169,7 @@ def load_python(source: str, name: str | None = None):
     if name is None:
         found = re.search(r"^def (\w+)\(", source, re.M)
         if not found:
-            raise ValueError("the source defines no function")
+            raise OptionError("the source defines no function")
         name = found.group(1)
     namespace: dict = {}
     exec(compile(source, f"<hornermcts {name}>", "exec"), namespace)  # noqa: S102

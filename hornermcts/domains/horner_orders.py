@@ -24,6 +24,8 @@ Examples
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import numpy as np
 
 from ..fastcount import FastCounter
@@ -60,7 +62,7 @@ class HornerOrderProblem:
     def __init__(self, poly, *, direction: str = "forward", counter: FastCounter | None = None, fixed=(),
                  score=None):
         if direction not in DIRECTIONS:
-            raise ValueError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
+            raise OptionError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
         self.poly = poly
         self.direction = direction
         self.counter = counter or FastCounter(poly)

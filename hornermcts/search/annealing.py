@@ -23,6 +23,8 @@ Examples
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import math
 import time
 from dataclasses import dataclass
@@ -123,19 +125,19 @@ def anneal(
     """
     initial = tuple(initial)
     if iterations is None and time_limit is None:
-        raise ValueError("no budget: give iterations=N and/or time_limit=seconds")
+        raise OptionError("no budget: give iterations=N and/or time_limit=seconds")
     integer("iterations", iterations, minimum=0, optional=True)
     seconds("time_limit", time_limit)
     if not (t_start > 0 and t_end > 0 and t_end <= t_start):
-        raise ValueError(f"temperatures need 0 < t_end <= t_start, got t_start={t_start}, t_end={t_end}")
+        raise OptionError(f"temperatures need 0 < t_end <= t_start, got t_start={t_start}, t_end={t_end}")
     bad = [k for k in neighbourhood if k not in NEIGHBOURHOODS]
     if bad or not neighbourhood:
-        raise ValueError(f"neighbourhood must be a non-empty subset of {NEIGHBOURHOODS}, not {tuple(neighbourhood)!r}")
+        raise OptionError(f"neighbourhood must be a non-empty subset of {NEIGHBOURHOODS}, not {tuple(neighbourhood)!r}")
     integer("restarts", restarts, minimum=1)
     if restart_from not in ("initial", "best"):
-        raise ValueError(f"restart_from must be 'initial' or 'best', not {restart_from!r}")
+        raise OptionError(f"restart_from must be 'initial' or 'best', not {restart_from!r}")
     if not 0 <= fixed <= len(initial):
-        raise ValueError(f"fixed must lie in [0, {len(initial)}], not {fixed}")
+        raise OptionError(f"fixed must lie in [0, {len(initial)}], not {fixed}")
     rng, seed = generator(seed)
     total = None if iterations is None else iterations * restarts
     callback, close = make_progress(progress, total=total)

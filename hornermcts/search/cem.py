@@ -16,6 +16,8 @@ reproducible.
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import math
 import time
 from dataclasses import dataclass, field
@@ -69,21 +71,21 @@ class CEMResult(SearchResult):
 
 def _spec(bounds: Mapping[str, Any], integer, log) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     if not isinstance(bounds, Mapping) or not bounds:
-        raise ValueError("bounds must be a non-empty mapping name -> (low, high)")
+        raise OptionError("bounds must be a non-empty mapping name -> (low, high)")
     names = list(bounds)
     unknown = (set(integer) | set(log)) - set(names)
     if unknown:
-        raise ValueError(f"integer/log name unknown parameter(s): {', '.join(sorted(unknown))}")
+        raise OptionError(f"integer/log name unknown parameter(s): {', '.join(sorted(unknown))}")
     low, high = [], []
     for name in names:
         try:
             lo, hi = (float(x) for x in bounds[name])
         except (TypeError, ValueError):
-            raise ValueError(f"bounds[{name!r}] must be a pair (low, high), got {bounds[name]!r}") from None
+            raise OptionError(f"bounds[{name!r}] must be a pair (low, high), got {bounds[name]!r}") from None
         if not (math.isfinite(lo) and math.isfinite(hi) and lo < hi):
-            raise ValueError(f"bounds[{name!r}] must be finite with low < high, got {bounds[name]!r}")
+            raise OptionError(f"bounds[{name!r}] must be finite with low < high, got {bounds[name]!r}")
         if name in log and lo <= 0:
-            raise ValueError(f"log parameter {name!r} needs low > 0, got {lo}")
+            raise OptionError(f"log parameter {name!r} needs low > 0, got {lo}")
         low.append(lo)
         high.append(hi)
     is_int = np.array([n in integer for n in names])
@@ -152,9 +154,9 @@ def cem(
     arguments.integer("population", population, minimum=2)
     arguments.integer("elite", elite, minimum=1)
     if elite > population:
-        raise ValueError(f"elite ({elite}) must not exceed population ({population})")
+        raise OptionError(f"elite ({elite}) must not exceed population ({population})")
     if not (0.0 < smoothing <= 1.0):
-        raise ValueError(f"smoothing must be in (0, 1], got {smoothing!r}")
+        raise OptionError(f"smoothing must be in (0, 1], got {smoothing!r}")
     rng, seed_used = arguments.generator(seed)
     start = time.perf_counter()
 
@@ -188,7 +190,7 @@ def cem(
             params.append(p)
             value = float(fitness(p, children[i]))
             if value != value:
-                raise ValueError(f"fitness returned NaN for {p}")
+                raise OptionError(f"fitness returned NaN for {p}")
             scores[i] = value
             evaluations += 1
             if value > best_fitness:

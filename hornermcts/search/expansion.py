@@ -17,6 +17,8 @@ Conventions a rule keeps so that the descent works:
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 from dataclasses import dataclass
 from typing import Any, Callable, Union
 
@@ -138,7 +140,7 @@ class ThresholdExpansion:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.threshold, int) and self.threshold >= 0):
-            raise ValueError(f"threshold must be an int >= 0, got {self.threshold!r}")
+            raise OptionError(f"threshold must be an int >= 0, got {self.threshold!r}")
 
     def __call__(self, node: Node, problem: Any, rng: Any) -> Node:
         if node.untried is None and node.visits < self.threshold:
@@ -159,16 +161,16 @@ def make_expansion(expansion: Union[str, Expansion]) -> Expansion:
     >>> make_expansion("lazy")
     Traceback (most recent call last):
     ...
-    ValueError: unknown expansion 'lazy'; expected 'single', 'full' or a callable expand(node, problem, rng)
+    hornermcts.errors.OptionError: unknown expansion 'lazy'; expected 'single', 'full' or a callable ...
     """
     if isinstance(expansion, str):
         try:
             return EXPANSION_NAMES[expansion]
         except KeyError:
-            raise ValueError(
+            raise OptionError(
                 f"unknown expansion {expansion!r}; expected 'single', 'full' "
                 "or a callable expand(node, problem, rng)"
             ) from None
     if callable(expansion):
         return expansion
-    raise ValueError(f"expansion must be 'single', 'full' or a callable, got {expansion!r}")
+    raise OptionError(f"expansion must be 'single', 'full' or a callable, got {expansion!r}")

@@ -25,6 +25,8 @@ fully explored tree wastes iterations on revisits instead of stopping.
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import sys
 from functools import partial
 from math import inf
@@ -203,7 +205,7 @@ def _run(
                 final, tail = play(leaf.state, rng)
                 reward = float(reward_of(final))
                 if reward != reward:
-                    raise ValueError(f"problem.reward returned NaN for state {final!r}")
+                    raise OptionError(f"problem.reward returned NaN for state {final!r}")
                 if tail:
                     moves.extend(tail)
                 else:
@@ -341,7 +343,7 @@ def mcts(
     integer("repeats", repeats, minimum=1)
     temperature_schedule = make_schedule(schedule, cp)
     if not callable(selection):
-        raise ValueError(f"selection must be a callable rule(node, exploration), got {selection!r}")
+        raise OptionError(f"selection must be a callable rule(node, exploration), got {selection!r}")
     expand = make_expansion(expansion)
     if playout is None:
         method = getattr(problem, "playout", None)
@@ -349,7 +351,7 @@ def mcts(
     elif callable(playout):
         play = partial(playout, problem)
     else:
-        raise ValueError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
+        raise OptionError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
     rngs, seed_used = generators(seed, repeats)
     total = iterations * repeats if iterations is not None else None
     callback, close = make_progress(progress, total=total)

@@ -22,6 +22,8 @@ with another start state.
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import dataclasses
 import sys
 from dataclasses import dataclass
@@ -117,7 +119,7 @@ def _move_progress(progress: Any) -> tuple[Callable[[int, float], None] | None, 
             bar.set_postfix(best=f"{best:.6g}", refresh=True)
 
         return update, bar.close
-    raise ValueError(
+    raise OptionError(
         "progress must be None, a bool, 'auto' or a callable progress(moves, best_reward), " f"got {progress!r}"
     )
 

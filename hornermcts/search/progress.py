@@ -14,6 +14,8 @@ The searches accept ``progress=`` as
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import sys
 import time
 from typing import Any, Callable
@@ -77,7 +79,7 @@ def make_progress(progress: Any, *, total: int | None) -> tuple[Callback | None,
     >>> make_progress("sometimes", total=10)
     Traceback (most recent call last):
     ...
-    ValueError: progress must be None, a bool, 'auto' or a callable progress(iteration, best_reward), got 'sometimes'
+    hornermcts.errors.OptionError: progress must be None, a bool, 'auto' or a callable ..., got 'sometimes'
     """
     if progress is None or progress is False:
         return None, _no_close
@@ -92,7 +94,7 @@ def make_progress(progress: Any, *, total: int | None) -> tuple[Callback | None,
         return bar, bar.close
     if callable(progress):
         return progress, _no_close
-    raise ValueError(
+    raise OptionError(
         "progress must be None, a bool, 'auto' or a callable "
         f"progress(iteration, best_reward), got {progress!r}"
     )

@@ -18,6 +18,8 @@ The schedules of Ruijl et al. (ICAART 2014):
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import math
 import numbers
 from dataclasses import dataclass
@@ -37,7 +39,7 @@ Schedule = Callable[[float, float], float]
 
 def _check_cp(cp: float) -> None:
     if not (isinstance(cp, numbers.Real) and math.isfinite(cp) and cp >= 0):
-        raise ValueError(f"cp must be a finite number >= 0, got {cp!r}")
+        raise OptionError(f"cp must be a finite number >= 0, got {cp!r}")
 
 
 @dataclass(frozen=True)
@@ -110,11 +112,11 @@ class ExponentialSchedule:
     def __post_init__(self) -> None:
         _check_cp(self.cp)
         if (self.alpha is None) == (self.final is None):
-            raise ValueError("ExponentialSchedule needs exactly one of alpha= or final=")
+            raise OptionError("ExponentialSchedule needs exactly one of alpha= or final=")
         if self.alpha is not None and not 0.0 < self.alpha <= 1.0:
-            raise ValueError(f"alpha must be in (0, 1], got {self.alpha!r}")
+            raise OptionError(f"alpha must be in (0, 1], got {self.alpha!r}")
         if self.final is not None and not (math.isfinite(self.final) and self.final > 0.0):
-            raise ValueError(f"final must be a finite number > 0, got {self.final!r}")
+            raise OptionError(f"final must be a finite number > 0, got {self.final!r}")
 
     def __call__(self, i: float, n: float) -> float:
         if self.alpha is not None:
@@ -158,14 +160,14 @@ def make_schedule(schedule: Union[str, Schedule], cp: float | None) -> Schedule:
     >>> make_schedule("cooling", 1.0)
     Traceback (most recent call last):
     ...
-    ValueError: unknown schedule 'cooling'; expected one of constant, uct, linear, sa-uct, ..., or a callable T(i, n)
+    hornermcts.errors.OptionError: unknown schedule 'cooling'; expected one of constant, uct, ...
     """
     if isinstance(schedule, str):
         try:
             kind = SCHEDULE_NAMES[schedule]
         except KeyError:
             names = ", ".join(SCHEDULE_NAMES)
-            raise ValueError(
+            raise OptionError(
                 f"unknown schedule {schedule!r}; expected one of {names}, or a callable T(i, n)"
             ) from None
         if cp is None:
@@ -176,6 +178,6 @@ def make_schedule(schedule: Union[str, Schedule], cp: float | None) -> Schedule:
         return kind(cp)
     if callable(schedule):
         if cp is not None:
-            raise ValueError("cp is given but schedule is a callable: set Cp in the schedule")
+            raise OptionError("cp is given but schedule is a callable: set Cp in the schedule")
         return schedule
-    raise ValueError(f"schedule must be a name or a callable T(i, n), got {schedule!r}")
+    raise OptionError(f"schedule must be a name or a callable T(i, n), got {schedule!r}")

@@ -17,6 +17,8 @@ order, which is random under single expansion).
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 from dataclasses import dataclass
 from math import inf, log, sqrt
 
@@ -108,7 +110,7 @@ class SPMCTS:
 
     def __post_init__(self) -> None:
         if not self.d >= 0:
-            raise ValueError(f"d must be >= 0, got {self.d!r}")
+            raise OptionError(f"d must be >= 0, got {self.d!r}")
 
     def __call__(self, node: Node, exploration: float) -> Node:
         # Two memos make a descent cheap without changing any choice:

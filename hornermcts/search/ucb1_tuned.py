@@ -15,6 +15,8 @@ it, which is what the paper's normalisation to [0, 1] does.
 
 from __future__ import annotations
 
+from ..errors import OptionError
+
 from dataclasses import dataclass
 from math import inf, log, sqrt
 
@@ -53,7 +55,7 @@ class UCB1Tuned:
 
     def __post_init__(self) -> None:
         if not self.scale > 0:
-            raise ValueError(f"scale must be > 0, got {self.scale!r}")
+            raise OptionError(f"scale must be > 0, got {self.scale!r}")
 
     def __call__(self, node: Node, exploration: float) -> Node:
         inv = 1.0 / self.scale

@@ -14,6 +14,8 @@ caller gives, or from the folder named by the environment variable
 
 from __future__ import annotations
 
+from ...errors import OptionError
+
 import os
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -63,9 +65,9 @@ def random_board(width: int = 15, height: int = 15, colours: int = 5, *, seed: A
     """
     for name, value in (("width", width), ("height", height), ("colours", colours)):
         if not (isinstance(value, (int, np.integer)) and value >= 1):
-            raise ValueError(f"{name} must be a positive int, got {value!r}")
+            raise OptionError(f"{name} must be a positive int, got {value!r}")
     if colours > 127:
-        raise ValueError(f"colours must be at most 127, got {colours}")
+        raise OptionError(f"colours must be at most 127, got {colours}")
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     return rng.integers(0, colours, size=(height, width)).astype(np.int8)
 
@@ -188,15 +190,15 @@ def read_boards(path: str | os.PathLike) -> list[np.ndarray]:
             h, w, k = (int(x) for x in head)
             rows = lines[i + 1 : i + 1 + h]
             if len(rows) != h:
-                raise ValueError(f"{path}: board at line {i + 1} has {len(rows)} rows, header says {h}")
+                raise OptionError(f"{path}: board at line {i + 1} has {len(rows)} rows, header says {h}")
             grid = []
             for number, row in enumerate(rows, start=i + 2):
                 if len(row) != w:
-                    raise ValueError(f"{path}:{number}: {len(row)} symbols, header says width {w}")
+                    raise OptionError(f"{path}:{number}: {len(row)} symbols, header says width {w}")
                 grid.append([_symbol(ch, path, number) for ch in row])
             board = np.array(grid, dtype=np.int8)
             if board.max() >= k:
-                raise ValueError(f"{path}: board at line {i + 1} has colour {int(board.max())}, header says {k}")
+                raise OptionError(f"{path}: board at line {i + 1} has colour {int(board.max())}, header says {k}")
             boards.append(board)
             i += 1 + h
             continue
@@ -206,13 +208,13 @@ def read_boards(path: str | os.PathLike) -> list[np.ndarray]:
             try:
                 rows.append([int(x) for x in lines[i].split()])
             except ValueError:
-                raise ValueError(f"{path}:{i + 1}: expected integers, got {lines[i][:40]!r}") from None
+                raise OptionError(f"{path}:{i + 1}: expected integers, got {lines[i][:40]!r}") from None
             i += 1
         if len({len(r) for r in rows}) != 1:
-            raise ValueError(f"{path}: board at line {start + 1} has rows of different lengths")
+            raise OptionError(f"{path}: board at line {start + 1} has rows of different lengths")
         boards.append(np.array(rows, dtype=np.int8))
     if not boards:
-        raise ValueError(f"{path}: no board found")
+        raise OptionError(f"{path}: no board found")
     return boards
 
 
@@ -223,7 +225,7 @@ def _symbol(ch: str, path: Any, line: int) -> int:
         return int(ch)
     if ch in ".-":
         return EMPTY
-    raise ValueError(f"{path}:{line}: unknown board symbol {ch!r} (expected {LETTERS}, a digit or '.')")
+    raise OptionError(f"{path}:{line}: unknown board symbol {ch!r} (expected {LETTERS}, a digit or '.')")
 
 
 def parse_moves(text: str) -> list[tuple[int, int]]:
@@ -236,13 +238,13 @@ def parse_moves(text: str) -> list[tuple[int, int]]:
     >>> parse_moves("3")
     Traceback (most recent call last):
     ...
-    ValueError: bad move '3': expected column,row
+    hornermcts.errors.OptionError: bad move '3': expected column,row
     """
     moves = []
     for token in text.replace(";", " ").split():
         parts = token.split(",")
         if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-            raise ValueError(f"bad move {token!r}: expected column,row")
+            raise OptionError(f"bad move {token!r}: expected column,row")
         moves.append((int(parts[0]), int(parts[1])))
     return moves
 
@@ -303,10 +305,10 @@ def read_replays(path: str | os.PathLike | None = None) -> list[tuple[str, int, 
             continue
         fields = line.split("\t")
         if len(fields) != 4:
-            raise ValueError(f"{path}:{number}: expected 4 tab-separated fields, got {len(fields)}")
+            raise OptionError(f"{path}:{number}: expected 4 tab-separated fields, got {len(fields)}")
         name, score, count, moves = fields
         parsed = parse_moves(moves)
         if len(parsed) != int(count):
-            raise ValueError(f"{path}:{number}: {len(parsed)} moves, the row says {count}")
+            raise OptionError(f"{path}:{number}: {len(parsed)} moves, the row says {count}")
         rows.append((name, int(score), parsed))
     return rows

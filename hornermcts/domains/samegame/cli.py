@@ -14,6 +14,8 @@ from ``--expect`` or whose game is not over exits with status 1.
 """
 from __future__ import annotations
 
+from ...errors import OptionError
+
 import argparse
 import os
 import sys
@@ -86,9 +88,9 @@ def _select(boards: list, spec: str | None) -> list[tuple[int, object]]:
             else:
                 lo = hi = int(part)
         except ValueError:
-            raise ValueError(f"bad --positions {spec!r}: expected numbers like 1,4-6") from None
+            raise OptionError(f"bad --positions {spec!r}: expected numbers like 1,4-6") from None
         if not (1 <= lo <= hi <= len(boards)):
-            raise ValueError(f"--positions {part} out of range 1..{len(boards)}")
+            raise OptionError(f"--positions {part} out of range 1..{len(boards)}")
         chosen.extend(numbered[lo - 1 : hi])
     return chosen
 
@@ -96,14 +98,14 @@ def _select(boards: list, spec: str | None) -> list[tuple[int, object]]:
 def _boards(args: argparse.Namespace) -> list[tuple[str, object]]:
     sources = sum(x for x in (args.file is not None, args.standard, args.random is not None))
     if sources != 1:
-        raise ValueError("give exactly one board source: FILE, --standard or --random SEED")
+        raise OptionError("give exactly one board source: FILE, --standard or --random SEED")
     if args.random is not None:
         if args.positions:
-            raise ValueError("--positions applies to --standard or a file, not --random")
+            raise OptionError("--positions applies to --standard or a file, not --random")
         try:
             width, height = (int(x) for x in args.size.lower().split("x"))
         except ValueError:
-            raise ValueError(f"bad --size {args.size!r}: expected WIDTHxHEIGHT, e.g. 20x20") from None
+            raise OptionError(f"bad --size {args.size!r}: expected WIDTHxHEIGHT, e.g. 20x20") from None
         return [(f"random {width}x{height}/{args.colours} seed {args.random}",
                  random_board(width, height, args.colours, seed=args.random))]
     if args.standard:
@@ -113,7 +115,7 @@ def _boards(args: argparse.Namespace) -> list[tuple[str, object]]:
 
 def _replay(args: argparse.Namespace, boards: list) -> int:
     if len(boards) != 1:
-        raise ValueError(f"--replay needs one board, got {len(boards)} (use --positions N)")
+        raise OptionError(f"--replay needs one board, got {len(boards)} (use --positions N)")
     name, board = boards[0]
     text = args.replay
     if os.path.isfile(text):
@@ -141,13 +143,13 @@ def _replay(args: argparse.Namespace, boards: list) -> int:
 def _search(args: argparse.Namespace, game, progress):
     per_move = not args.per_game
     if args.time is not None and args.time <= 0:
-        raise ValueError(f"--time must be > 0, got {args.time}")
+        raise OptionError(f"--time must be > 0, got {args.time}")
     if args.move_time is not None and not per_move:
-        raise ValueError("--move-time is for per-move search; use --time with --per-game")
+        raise OptionError("--move-time is for per-move search; use --time with --per-game")
     budget: dict = {}
     if args.iterations is not None:
         if args.iterations < 1:
-            raise ValueError(f"--iterations must be >= 1, got {args.iterations}")
+            raise OptionError(f"--iterations must be >= 1, got {args.iterations}")
         budget["iterations"] = args.iterations
     if args.move_time is not None:
         budget["time_limit"] = args.move_time
@@ -182,7 +184,7 @@ def run(args: argparse.Namespace) -> int:
     if args.replay is not None:
         return _replay(args, boards)
     if args.expect is not None:
-        raise ValueError("--expect goes with --replay")
+        raise OptionError("--expect goes with --replay")
     progress = None if args.no_progress else "auto"
     total = 0.0
     for name, board in boards:

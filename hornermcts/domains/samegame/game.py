@@ -7,6 +7,8 @@ compiled kernels of :mod:`hornermcts.domains.samegame.kernels`.
 
 from __future__ import annotations
 
+from ...errors import OptionError
+
 from typing import Any, Iterable
 
 import numpy as np
@@ -61,7 +63,7 @@ def _canonical(name: str, table: dict, aliases: dict, what: str) -> str:
     key = str(name).lower()
     key = aliases.get(key, key)
     if key not in table:
-        raise ValueError(f"unknown {what} {name!r}; expected one of {', '.join(sorted(table))}")
+        raise OptionError(f"unknown {what} {name!r}; expected one of {', '.join(sorted(table))}")
     return key
 
 
@@ -113,29 +115,29 @@ class SameGame:
     ) -> None:
         grid = np.asarray(board)
         if grid.ndim != 2 or grid.size == 0:
-            raise ValueError(f"board must be a non-empty 2-D array, got shape {grid.shape}")
+            raise OptionError(f"board must be a non-empty 2-D array, got shape {grid.shape}")
         if not np.issubdtype(grid.dtype, np.integer):
-            raise ValueError(f"board must hold integers (colours, -1 for empty), got dtype {grid.dtype}")
+            raise OptionError(f"board must hold integers (colours, -1 for empty), got dtype {grid.dtype}")
         if grid.min() < -1:
-            raise ValueError(f"board values must be >= -1, got {int(grid.min())}")
+            raise OptionError(f"board values must be >= -1, got {int(grid.min())}")
         top = int(grid.max())
         if colours is None:
             colours = max(top + 1, 1)
         if not (isinstance(colours, (int, np.integer)) and 1 <= colours <= 127):
-            raise ValueError(f"colours must be an int in 1..127, got {colours!r}")
+            raise OptionError(f"colours must be an int in 1..127, got {colours!r}")
         if top >= colours:
-            raise ValueError(f"board holds colour {top} but colours={colours}")
+            raise OptionError(f"board holds colour {top} but colours={colours}")
         height, width = grid.shape
         columns = grid[::-1, :].T.astype(np.int8)  # columns[c, r], r = 0 at the bottom
         filled = columns >= 0
         for c in range(width):
             n = int(filled[c].sum())
             if not filled[c, :n].all():
-                raise ValueError(f"board column {c} has a tile above an empty cell (tiles must rest on tiles)")
+                raise OptionError(f"board column {c} has a tile above an empty cell (tiles must rest on tiles)")
         heights = filled.sum(axis=1)
         nonzero = np.flatnonzero(heights)
         if nonzero.size and nonzero[-1] + 1 != nonzero.size:
-            raise ValueError("board has an empty column left of a non-empty one (columns close to the left)")
+            raise OptionError("board has an empty column left of a non-empty one (columns close to the left)")
         self.width = int(width)
         self.height = int(height)
         self.n_colours = int(colours)
@@ -144,7 +146,7 @@ class SameGame:
         self.playout_policy = _canonical(playout, PLAYOUTS, _PLAYOUT_ALIASES, "playout")
         self._policy_code = PLAYOUTS[self.playout_policy]
         if not (0.0 <= float(epsilon) <= 1.0):
-            raise ValueError(f"epsilon must be in [0, 1], got {epsilon!r}")
+            raise OptionError(f"epsilon must be in [0, 1], got {epsilon!r}")
         self.epsilon = float(epsilon)
         self.bonus = int(bonus)
         self.penalty = bool(penalty)
@@ -178,9 +180,9 @@ class SameGame:
         try:
             col, row = (int(x) for x in move)
         except (TypeError, ValueError):
-            raise ValueError(f"a move is a (column, row) pair, got {move!r}") from None
+            raise OptionError(f"a move is a (column, row) pair, got {move!r}") from None
         if not (0 <= col < self.width and 0 <= row < self.height):
-            raise ValueError(f"move {col},{row} is off the {self.width}x{self.height} board")
+            raise OptionError(f"move {col},{row} is off the {self.width}x{self.height} board")
         return col * self.height + row
 
     def apply(self, state: SameGameState, move: Any) -> SameGameState:
@@ -196,7 +198,7 @@ class SameGame:
         n = kernels.apply_move(cells, self.width, self.height, cell)
         if n < 2:
             what = "an empty cell" if n == 0 else "a single tile"
-            raise ValueError(f"illegal move {cell // self.height},{cell % self.height}: {what}, not a group of >= 2")
+            raise OptionError(f"illegal move {cell // self.height},{cell % self.height}: {what}, not a group of >= 2")
         cells.setflags(write=False)
         return SameGameState(cells, state.score + self.points(n))
 
@@ -303,7 +305,7 @@ class SameGame:
             try:
                 state = self.apply(state, move)
             except ValueError as exc:
-                raise ValueError(f"move {index + 1}: {exc}") from None
+                raise OptionError(f"move {index + 1}: {exc}") from None
         return state
 
     def score(self, moves: Iterable[Any]) -> float:
@@ -317,13 +319,13 @@ class SameGame:
         >>> game.score([(0, 0)])
         Traceback (most recent call last):
         ...
-        ValueError: the game is not over after 1 moves: 1 group(s) left
+        hornermcts.errors.OptionError: the game is not over after 1 moves: 1 group(s) left
         """
         moves = list(moves)
         state = self.replay(moves)
         left = self.moves(state)
         if left:
-            raise ValueError(f"the game is not over after {len(moves)} moves: {len(left)} group(s) left")
+            raise OptionError(f"the game is not over after {len(moves)} moves: {len(left)} group(s) left")
         return self.reward(state)
 
     def bound(self, state: SameGameState) -> float:

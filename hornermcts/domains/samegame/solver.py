@@ -6,6 +6,8 @@ The oracle of the tests: the optimum that the searches of
 
 from __future__ import annotations
 
+from ...errors import OptionError
+
 import sys
 from typing import Any
 
@@ -46,7 +48,7 @@ def solve_exhaustive(game: SameGame, state: SameGameState | None = None, *, max_
         if hit is not None:
             return hit[0]
         if len(memo) >= max_positions:
-            raise ValueError(f"more than {max_positions} positions: board too large for exhaustive search")
+            raise OptionError(f"more than {max_positions} positions: board too large for exhaustive search")
         best, best_move = None, None
         for move in game.moves(s):
             child = game.apply(SameGameState(s.cells, 0), move)
