@@ -1,7 +1,7 @@
 """Operations in the code each side hands its user: ours (the emitted C) and FORM's (its ``%O`` output).
 
 Both are read by one counter, the tests' independent one
-(``tests/emitted_ops.py``: it reads text, in FORM's model, and shares no code
+(``tests/helpers/emitted_ops.py``: it reads text, in FORM's model, and shares no code
 with the library), so a comparison is like with like.  FORM's own reported
 figure is kept beside its code count as a check; they agree.
 
@@ -16,7 +16,7 @@ from pathlib import Path
 
 from hornermcts import codegen, form
 
-_COUNTER_PATH = Path(__file__).resolve().parent.parent / "tests" / "emitted_ops.py"
+_COUNTER_PATH = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "emitted_ops.py"
 
 
 def _counter():

@@ -2,15 +2,13 @@
 
 Every artifact a user receives (C, Python, NumPy, Fortran source in every
 precision, the ``sympy.cse``-shaped assignments, the networkx graph) is read
-by an independent counter (``tests/emitted_ops.py``, no library code) and
+by an independent counter (``tests/helpers/emitted_ops.py``, no library code) and
 must hold exactly ``result.after`` operations; the search's fast counter and
 the DAG's count must agree with it.  FORM's emitted code, read by the same
 counter, must hold what FORM reports.
 """
 from __future__ import annotations
 
-import os
-import sys
 from fractions import Fraction
 
 import numpy as np
@@ -19,16 +17,15 @@ import sympy
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-sys.path.insert(0, os.path.dirname(__file__))
-from emitted_ops import (count_c, count_form, count_fortran, count_graph, count_python,  # noqa: E402
-                         count_sympy, count_sympy_tree, total)
+from helpers.emitted_ops import (count_c, count_form, count_fortran, count_graph, count_python, count_sympy,
+                                 count_sympy_tree, total)
 
-import hornermcts  # noqa: E402
-from hornermcts import codegen, form  # noqa: E402
-from hornermcts.fastcount import FastCounter  # noqa: E402
-from hornermcts.horner import horner_dag  # noqa: E402
-from hornermcts.optimize import PRESETS  # noqa: E402
-from hornermcts.polynomial import Polynomial  # noqa: E402
+import hornermcts
+from hornermcts import codegen, form
+from hornermcts.fastcount import FastCounter
+from hornermcts.horner import horner_dag
+from hornermcts.optimize import PRESETS
+from hornermcts.polynomial import Polynomial
 
 x, y, z, w = sympy.symbols("x y z w")
 
