@@ -354,7 +354,7 @@ def factorize(nf: _Nary) -> int:
         split = {op: _term_factors(nf, uses, op, c) for op, c in terms.items() if op != ONE}
         saving: dict = {}
         members: dict = {}
-        for op, (sign, factors, is_product) in split.items():
+        for op, (_sign, factors, is_product) in split.items():
             c = terms[op]
             for f in factors:
                 members.setdefault(f, []).append(op)

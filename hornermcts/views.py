@@ -57,7 +57,10 @@ def _scaled(c, expr):
 
 
 def _square(a) -> sympy.Expr:
-    """``a**2``; ``(b**n)**2`` is written ``b**(2n)`` (SymPy would not see it equal ``b**(2n)``): one squaring either way."""
+    """``a**2``; ``(b**n)**2`` is written ``b**(2n)``: one squaring either way.
+
+    (SymPy would not see ``(b**n)**2`` equal ``b**(2n)``.)
+    """
     if a.is_Pow and a.exp.is_Integer and a.exp > 0:
         return sympy.Pow(a.base, 2 * a.exp, evaluate=False)
     return sympy.Pow(a, 2, evaluate=False)

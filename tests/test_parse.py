@@ -117,7 +117,7 @@ def test_unevaluated_and_nested_structures():
     e = sympy.Mul(2, sympy.Mul(x, 3, sympy.Pow(y, 0, evaluate=False), evaluate=False), evaluate=False)
     assert from_sympy(e).term_dict() == {(1,): 6}
     nested = x
-    for k in range(3000):  # a deep left-nested unevaluated sum: no RecursionError
+    for _ in range(3000):  # a deep left-nested unevaluated sum: no RecursionError
         nested = sympy.Add(nested, sympy.Integer(1), evaluate=False)
     assert from_sympy(nested).term_dict() == {(1,): 1, (0,): 3000}
     assert from_sympy(sympy.Pow(2, -1, evaluate=False) * x).coefficients == (R(1, 2),)
