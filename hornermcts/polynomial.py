@@ -133,7 +133,7 @@ class Polynomial:
         theirs = {tuple(k[j] for j in perm): c for k, c in other.term_dict().items()}
         return mine == theirs
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable arrays inside: unhashable, as equality is by value
 
     def occurrence_order(self) -> list[int]:
         """Variable indices, most frequently occurring first (FORM's default scheme).
