@@ -32,8 +32,10 @@ def simplify(expr, **options):
         optimized together (one variable order, shared subexpressions) and
         returned in the same shape.
     **options
-        Passed to :func:`hornermcts.optimize` (``iterations``, ``cp``,
-        ``schedule``, ``direction``, ``seed``, ``time_limit`` ...).
+        Fields of :class:`hornermcts.Options` (``preset``, ``iterations``,
+        ``seed``, ``time_limit`` ...), passed to :func:`hornermcts.optimize`,
+        or ``options=Options(...)``; an unknown name is a TypeError listing
+        them.
 
     Returns
     -------
@@ -84,8 +86,8 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     ``sympy.lambdify(args, expr, cse=hornermcts.cse)`` and code printers:
     returns ``(replacements, reduced_exprs)``; ``replacements`` is a list of
     ``(symbol, expression)`` in evaluation order.  The expressions are
-    optimized together by :func:`hornermcts.optimize` (``**options`` go
-    there).
+    optimized together by :func:`hornermcts.optimize` (``**options``, the
+    fields of :class:`hornermcts.Options`, go there).
 
     ``symbols`` is an iterable of names for the temporaries (a list, tuple
     or iterator; default ``x0, x1, ...`` as in SymPy, avoiding the inputs'
