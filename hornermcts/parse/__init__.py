@@ -65,6 +65,8 @@ x**2*y - 2.5*x
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import numbers
 import os
 import re
@@ -94,10 +96,10 @@ __all__ = [
 def _reorder(poly: Polynomial, symbols: Sequence[sympy.Symbol]) -> Polynomial:
     symbols = list(symbols)
     if len(set(symbols)) != len(symbols):
-        raise ValueError(f"duplicate symbols in {symbols}")
+        raise OptionError(f"duplicate symbols in {symbols}")
     missing = [s for s in poly.symbols if s not in poly.opaque and s not in symbols]
     if missing:
-        raise ValueError(f"symbol(s) {', '.join(map(str, missing))} are not in symbols={tuple(symbols)}")
+        raise OptionError(f"symbol(s) {', '.join(map(str, missing))} are not in symbols={tuple(symbols)}")
     order = symbols + [s for s in poly.symbols if s in poly.opaque and s not in symbols]
     exps = np.zeros((poly.n_terms, len(order)), dtype=np.int64)
     for j, s in enumerate(poly.symbols):

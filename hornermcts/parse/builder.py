@@ -9,6 +9,8 @@ names the placeholders and makes the :class:`~hornermcts.polynomial.Polynomial`.
 """
 from __future__ import annotations
 
+from ..errors import OptionError
+
 from itertools import chain
 from typing import Sequence
 
@@ -48,7 +50,7 @@ class Builder:
                 if not isinstance(s, sympy.Symbol):
                     raise TypeError(f"symbols must be SymPy Symbols, got {s!r} ({type(s).__name__})")
                 if s in self.index:
-                    raise ValueError(f"symbol {s} appears twice in symbols")
+                    raise OptionError(f"symbol {s} appears twice in symbols")
                 self.var(s)
             self.n_fixed = len(self.keys)
 
@@ -57,7 +59,7 @@ class Builder:
         col = self.index.get(s)
         if col is None:
             if s.is_commutative is False:
-                raise ValueError(f"non-commutative symbol {s} cannot be a polynomial variable")
+                raise OptionError(f"non-commutative symbol {s} cannot be a polynomial variable")
             col = self._new(s, False)
             self.names.setdefault(s.name, col)
         return col
@@ -73,7 +75,7 @@ class Builder:
         col = self.index.get(expr)
         if col is None:
             if expr.is_commutative is False:
-                raise ValueError(f"non-commutative piece {expr} cannot be a polynomial variable")
+                raise OptionError(f"non-commutative piece {expr} cannot be a polynomial variable")
             col = self._new(expr, True)
         return col
 
@@ -142,7 +144,7 @@ class Builder:
             return {((self.var(f), 1),): 1}
         if f.is_Number:
             if not is_finite(f):
-                raise ValueError(not_finite_message(f, term if term is not None else f))
+                raise OptionError(not_finite_message(f, term if term is not None else f))
             return {(): f} if f else {}
         if f.is_Pow:
             b, e = f.args
@@ -156,7 +158,7 @@ class Builder:
                 return self._root_piece(b, sympy.Rational(1 if p > 0 else -1, q), abs(p), term)
             return self._opaque(f)
         if any(f is bad for bad in _NOT_FINITE):
-            raise ValueError(not_finite_message(f, term if term is not None else f))
+            raise OptionError(not_finite_message(f, term if term is not None else f))
         if not isinstance(f, sympy.Expr):
             raise TypeError(f"{f} ({type(f).__name__}) inside {term} is not an expression")
         return self._opaque(f)
@@ -192,14 +194,14 @@ class Builder:
                 chain.from_iterable(chain.from_iterable(monos)), dtype=np.int64, count=2 * total
             ).reshape(total, 2)
         except OverflowError:
-            raise ValueError("an exponent does not fit in 64 bits") from None
+            raise OptionError("an exponent does not fit in 64 bits") from None
         used = set(np.unique(pairs[:, 0]).tolist())
         if self.strict:
             extra = sorted(i for i in used if i >= self.n_fixed and not self.is_opaque[i])
             if extra:
                 missing = ", ".join(str(self.keys[i]) for i in extra)
                 fixed = ", ".join(str(s) for s in self.keys[: self.n_fixed])
-                raise ValueError(f"symbol(s) {missing} are not in symbols=({fixed})")
+                raise OptionError(f"symbol(s) {missing} are not in symbols=({fixed})")
         cols = [i for i in range(len(self.keys)) if i < self.n_fixed or i in used]
         remap = np.full(len(self.keys), -1, dtype=np.int64)
         remap[cols] = np.arange(len(cols))

@@ -6,11 +6,13 @@ errors are in :mod:`hornermcts.errors`.
 """
 from __future__ import annotations
 
+from ..errors import HornerMCTSError
+
 __all__ = ["ParseError"]
 
 
-class ParseError(ValueError):
-    """Expression text that cannot be parsed.
+class ParseError(HornerMCTSError, ValueError):
+    """Expression text that cannot be parsed (a :class:`~hornermcts.errors.HornerMCTSError`).
 
     The message reads ``file:line:column: what in "line text"``; the parts are
     also attributes (``filename``, ``lineno``, ``col``, ``text``, ``reason``).

@@ -1,6 +1,8 @@
 """SymPy input: :func:`from_sympy` for expressions, :func:`from_poly` for ``Poly`` and ``PolyElement``."""
 from __future__ import annotations
 
+from ..errors import OptionError
+
 import numbers
 from fractions import Fraction
 from typing import Sequence
@@ -156,7 +158,7 @@ def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
     else:
         missing = [g for g in gen_syms if g not in builder.index]
         if missing:
-            raise ValueError(
+            raise OptionError(
                 f"generator(s) {', '.join(map(str, missing))} are not in symbols={tuple(symbols)}"
             )
     if not (domain.is_ZZ or domain.is_QQ or domain.is_RR):
@@ -169,7 +171,7 @@ def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
     acc: dict = {}
     for monom, c in items:
         if not is_finite(c):
-            raise ValueError(not_finite_message(c, c))
+            raise OptionError(not_finite_message(c, c))
         coef = to_python(c)
         if simple:
             ex: dict[int, int] = {}

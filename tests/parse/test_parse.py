@@ -22,7 +22,7 @@ from hornermcts.parse import (
 )
 from hornermcts.polynomial import Polynomial
 
-HEP = Path(__file__).resolve().parent.parent / "expressions" / "hep_sigma.txt"
+HEP = Path(__file__).resolve().parents[2] / "expressions" / "hep_sigma.txt"
 
 x, y, z, w = sympy.symbols("x y z w")
 f, g = sympy.Function("f"), sympy.Function("g")
@@ -249,6 +249,7 @@ def dict_in_order(poly, syms):
     return {tuple(k[j] for j in perm): c for k, c in poly.term_dict().items()}
 
 
+@pytest.mark.slow
 def test_from_sympy_100k_terms(big):
     syms, terms, expr = big
     assert len(expr.args) == 100_000
@@ -260,6 +261,7 @@ def test_from_sympy_100k_terms(big):
     assert elapsed < 20  # about 1 s here; guards against per-term recursion or sympify
 
 
+@pytest.mark.slow
 def test_read_file_100k_terms_broken_across_lines(big, tmp_path):
     syms, terms, _ = big
     rng = random.Random(2)
@@ -292,6 +294,7 @@ def hep_lines():
     return [line for line in HEP.read_text().splitlines() if line.strip()]
 
 
+@pytest.mark.slow
 def test_hep_sigma(hep_lines):
     start = time.perf_counter()
     p = read_file(HEP)
@@ -609,6 +612,7 @@ def render(syms, rows, coefs, pow_op, rnd):
     return "".join(tok + rnd.choice(seps) for tok in tokens)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(random_polynomials(), st.randoms(use_true_random=False))
 def test_random_polynomials_round_trip(data, rnd):
