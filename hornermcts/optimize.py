@@ -6,10 +6,10 @@
 MCTS and simulated annealing, every order scored by the fast counter,
 Horner + CSE; the generic driver is :func:`hornermcts.search.shortlist`),
 :func:`screen_candidates` (the best few orders built as DAGs and given the
-greedy optimizations of :mod:`hornermcts.greedy`; the best wins), then the
-input's own form when it is cheaper.  The options are one
-:class:`~hornermcts.options.Options`; presets (:data:`PRESETS`) are lists
-of stages, like FORM's levels O1..O4.
+greedy optimizations of :mod:`hornermcts.greedy`; the best wins), then
+:func:`compare_with_input` (the input's own form when it is cheaper).
+The options are one :class:`~hornermcts.options.Options`; presets
+(:data:`PRESETS`) are lists of stages, like FORM's levels O1..O4.
 
 Examples
 --------
@@ -51,7 +51,7 @@ from .search.shortlist import Shortlist, Stage, shortlist
 from .views import to_assignments, to_expressions, to_networkx
 
 __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
-           "search_orders", "screen_candidates", "Candidate"]
+           "search_orders", "screen_candidates", "compare_with_input", "Candidate"]
 
 
 @dataclass(frozen=True)
@@ -239,8 +239,9 @@ def optimize(expr, options: Options | None = None, *, progress=None, **changes) 
     The stages: :func:`prepare_outputs` (parse), :func:`search_orders` (the
     occurrence orders, then the searches of the preset: MCTS, annealing),
     :func:`screen_candidates` (the best few orders built as DAGs, one greedy
-    pass each; the best wins and gets the remaining greedy passes), then the
-    input's own form if it is cheaper, and the result.
+    pass each; the best wins and gets the remaining greedy passes),
+    :func:`compare_with_input` (the input's own form if it is cheaper), and
+    the result.
 
     Parameters
     ----------
@@ -272,16 +273,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, **changes) 
     polys, joint, n_markers = prepare_outputs(expr)
     found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress)
     best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers)
-    given = _given_expressions(expr)
-    form = "optimized"
-    if given is None:
-        before = sum((original_count(p) for p in polys), pieces_count(polys[0].opaque))
-    else:
-        before = sum((expression_count(e) for e in given), OpCount())
-        if before.total <= best.after.total:  # a factored input: its own form may be the cheaper one
-            own = given_dag(given, polys[0])
-            if own is not None and own.count().total < best.after.total:
-                best, form = Candidate(best.order, best.cse, own.count(), own), "input"
+    before, best, form = compare_with_input(expr, polys, best)
     baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
                         horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
                  for name, order in baseline_orders(joint, range(n_markers)).items()}
@@ -397,6 +389,25 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
         dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1)
         best = Candidate(best.order, best.cse, dag.count(), dag)
     return best
+
+
+def compare_with_input(expr, polys: list, best: Candidate) -> tuple[OpCount, Candidate, str]:
+    """Stage 3: ``(before, best, form)``: the input's own count, and its own form if that is cheaper.
+
+    A SymPy input counts as written (``(x + y)**8``: 4 operations); when it
+    needs fewer operations than ``best``, its own form (common
+    subexpressions shared) replaces it and ``form`` is ``"input"``.  A
+    polynomial, file or text counts as its terms (FORM's ``original``).
+    """
+    given = _given_expressions(expr)
+    if given is None:
+        return sum((original_count(p) for p in polys), pieces_count(polys[0].opaque)), best, "optimized"
+    before = sum((expression_count(e) for e in given), OpCount())
+    if before.total <= best.after.total:  # a factored input: its own form may be the cheaper one
+        own = given_dag(given, polys[0])
+        if own is not None and own.count().total < best.after.total:
+            return before, Candidate(best.order, best.cse, own.count(), own), "input"
+    return before, best, "optimized"
 
 
 def _given_expressions(expr) -> list | None:
