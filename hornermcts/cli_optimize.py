@@ -7,12 +7,20 @@ model), the time and the order.  --preset picks the usual combinations,
 like FORM's levels: fast (O1), greedy (O2), mcts (O3), anneal (O4), default.  With --emit it also
 writes evaluation code (to -o FILE, or to standard output with the table on
 standard error); with --json the summary is one JSON object.
+
+On a terminal, standard error shows one status line from the start (reading
+the file, compiling the kernels on a first run, searching), then the search's
+progress bar; --no-progress and --json keep it silent, as does a
+non-terminal.
 """
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import os
 import sys
+from pathlib import Path
 
 __all__ = ["add_arguments", "run"]
 
@@ -42,23 +50,131 @@ def _read(path: str):
     return read_file(path)
 
 
+def shows_status(args: argparse.Namespace, stream=None) -> bool:
+    """Whether ``run`` shows its status line and bar: on a terminal, without --no-progress or --json.
+
+    >>> from types import SimpleNamespace
+    >>> class Terminal:
+    ...     def isatty(self): return True
+    >>> shows_status(SimpleNamespace(no_progress=False, json=False), Terminal())
+    True
+    >>> shows_status(SimpleNamespace(no_progress=False, json=True), Terminal())
+    False
+    """
+    if args.no_progress or args.json:
+        return False
+    isatty = getattr(sys.stderr if stream is None else stream, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class StatusLine:
+    """One line on ``stream``, rewritten in place (carriage return, padding); ``clear()`` blanks it.
+
+    ``keep=True`` ends the line, so that a progress bar can use the next one
+    (tqdm clears its bar when done); ``clear()`` then moves back up to it.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> line = StatusLine(out)
+    >>> line("reading a long name ..."); line("searching ..."); line.clear()
+    >>> out.getvalue().split("\\r")[1:]
+    ['reading a long name ...', 'searching ...          ', '                       ', '']
+    """
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.shown = 0
+        self.kept = False
+
+    def __call__(self, text: str, *, keep: bool = False) -> None:
+        try:
+            width = os.get_terminal_size(self.stream.fileno()).columns - 1
+        except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
+            width = 0
+        width = width if width >= 20 else 79  # a pseudo-terminal may report 0 columns
+        if len(text) > width:  # a wrapped line could not be rewritten
+            text = text[:width - 3] + "..."
+        self.stream.write(("\r\x1b[A" if self.kept else "\r") + text + " " * max(self.shown - len(text), 0)
+                          + ("\n" if keep else ""))
+        self.stream.flush()
+        self.shown, self.kept = len(text), keep
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write(("\r\x1b[A" if self.kept else "\r") + " " * self.shown + "\r")
+            self.stream.flush()
+            self.shown, self.kept = 0, False
+
+
+def _kernel_cache() -> tuple[str | None, bool]:
+    """Where Numba caches the fast counter's kernels, and whether they are there (newer than the source).
+
+    Numba names a cached kernel's index ``module.function-line.pyXY.nbi`` and
+    ignores it once the source changes; ``(None, False)`` if Numba's JIT is off.
+    """
+    from numba.core.dispatcher import Dispatcher
+
+    from . import fastcount
+
+    kernels = [v for v in vars(fastcount).values() if isinstance(v, Dispatcher)]
+    if not kernels:
+        return None, False
+    folder = Path(kernels[0].stats.cache_path)
+    source = Path(fastcount.__file__)
+    try:
+        newest = max((p.stat().st_mtime for p in folder.glob(f"{source.stem}.*.nbi")), default=-1.0)
+        return str(folder), newest >= source.stat().st_mtime
+    except OSError:
+        return str(folder), False
+
+
+def _prepare_kernels(poly, status) -> None:
+    """Compile the fast counter for ``poly`` (or load it from Numba's disk cache), saying which."""
+    from .fastcount import FastCounter
+
+    folder, cached = _kernel_cache()
+    if folder is None or not (poly.n_terms and poly.n_vars):
+        return
+    from numba import config
+
+    where = config.CACHE_DIR or folder  # NUMBA_CACHE_DIR, or Numba's choice (beside the sources if writable)
+    home = str(Path.home())
+    where = "~" + where[len(home):] if where.startswith(home + os.sep) else where
+    status(f"loading compiled kernels from {where} ..." if cached else
+           f"compiling kernels (first run only, cached in {where}) ...")
+    FastCounter(poly).count(range(poly.n_vars))  # the same argument types as the search's counter
+
+
 def run(args: argparse.Namespace) -> int:
     from .optimize import optimize
     from .options import from_arguments
 
     options = from_arguments(args)  # checked before the input is read
-    poly = _read(args.file)
-    progress = None if args.no_progress or args.json else "auto"
-    result = optimize(poly, options, progress=progress)
-    code = None
-    if args.emit:
-        from .codegen import emit
+    line = StatusLine(sys.stderr) if shows_status(args) else None
+    try:
+        if line is not None:
+            line(f"reading {'standard input' if args.file == '-' else args.file} ...")
+        poly = _read(args.file)
+        if line is not None:
+            _prepare_kernels(poly, line)
+            searches = " and ".join(s for s in ("mcts", "anneal") if s in options.stages) or "occurrence orders"
+            line(f"searching ({searches}), then CSE{' and greedy' if 'greedy' in options.stages else ''} ...",
+                 keep=True)  # the search's bars use the next line
+        result = optimize(poly, options, progress=None if line is None else "auto")
+        code = None
+        if args.emit:
+            from .codegen import emit
 
-        code = emit(result, args.emit, name=args.name, precision=args.precision)
-        if args.output:
-            with open(args.output, "w") as fh:
-                fh.write(code)
-            code = None
+            if line is not None:
+                line(f"writing {args.emit} code ...")
+            code = emit(result, args.emit, name=args.name, precision=args.precision)
+    finally:
+        if line is not None:
+            line.clear()
+    if code is not None and args.output:
+        with open(args.output, "w") as fh:
+            fh.write(code)
+        code = None
     report = sys.stderr if code is not None else sys.stdout
     if args.json:
         print(json.dumps({

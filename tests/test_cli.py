@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 
@@ -106,3 +107,30 @@ def test_installed_command_help():
     assert proc.returncode == 0
     for option in ("--iterations", "--cp", "--schedule", "--direction", "--emit", "--json", "--time-limit"):
         assert option in proc.stdout
+
+
+class Terminal(io.StringIO):
+    """A standard error that says it is a terminal."""
+
+    def isatty(self):
+        return True
+
+
+def test_status_line_on_a_terminal(poly_file, monkeypatch, capsys):
+    """On a terminal, standard error shows what the run does from the start, and is blank again at the end."""
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["optimize", str(poly_file), "-n", "10", "--seed", "0"]) == 0
+    text = err.getvalue()
+    assert f"\rreading {poly_file} ..." in text and "searching (mcts and anneal), then CSE and greedy ..." in text
+    assert "compiling kernels (first run only, cached in " in text or "loading compiled kernels from " in text
+    assert re.search(r"\r(\x1b\[A)? +\r$", text)  # the last write wipes the line (up one: the bar's line)
+    assert "optimized" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("flags, terminal", [(["--json"], True), (["--no-progress"], True), ([], False)])
+def test_no_status_line_with_json_no_progress_or_off_a_terminal(flags, terminal, poly_file, monkeypatch):
+    err = Terminal() if terminal else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["optimize", str(poly_file), "-n", "10", "--seed", "0", *flags]) == 0
+    assert err.getvalue() == ""
