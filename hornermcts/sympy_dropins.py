@@ -13,8 +13,14 @@ x**2*(x*(y**2 + z) + y)
 """
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Iterator
+
 import sympy
 
+from .errors import OptionError
+from .opcount import power_cost
 from .optimize import optimize
 from .views import to_expressions
 
@@ -39,7 +45,9 @@ def simplify(expr, **options):
 
     Returns
     -------
-    The nested Horner form(s), no temporaries.  Common subexpressions are
+    The nested Horner form(s), no temporaries, written as SymPy writes
+    expressions (``simplify(x + y) == x + y``) wherever that keeps the
+    operations (``2*(x + y)`` stays a product).  Common subexpressions are
     not visible in one expression: use :func:`cse` (or
     :func:`hornermcts.optimize` and its views) to keep them.  The nested
     form's own operation count is ``hornermcts.expression_count(out)``
@@ -48,7 +56,7 @@ def simplify(expr, **options):
     back in its own form.
     """
     many = isinstance(expr, (sympy.MatrixBase, list, tuple))
-    exprs = to_expressions(optimize(list(expr) if many else expr, **options).dag)
+    exprs = _as_sympy_writes_them(to_expressions(optimize(list(expr) if many else expr, **options).dag))
     if isinstance(expr, sympy.MatrixBase):
         return type(expr)(expr.shape[0], expr.shape[1], exprs)
     return type(expr)(exprs) if many else exprs[0]
@@ -63,11 +71,33 @@ def _optimizable(e) -> bool:
 
 
 def _sympy_cse(exprs, symbols, optimizations, postprocess, order, ignore, list_):
-    """``sympy.cse`` with the caller's arguments (``symbols`` as the iterator SymPy expects)."""
-    if symbols is not None:
+    """``sympy.cse`` with the caller's arguments (``symbols`` as the iterator SymPy expects).
+
+    With non-commutative symbols in the input the temporaries are
+    non-commutative too (of the names given, ``x0, x1, ...`` by default):
+    SymPy would let a commutative temporary move within the product it
+    stands in, ``sympy.cse([B + C, A*(B + C)])`` giving ``x0*A`` for
+    ``A*(B + C)``.
+    """
+    if isinstance(exprs, Iterator):
+        exprs = [*exprs]  # SymPy reads the expressions twice
+    if _noncommutative(exprs):
+        names = sympy.numbered_symbols("x") if symbols is None else symbols
+        symbols = (type(s)(s.name, commutative=False) if isinstance(s, sympy.Symbol) else s for s in names)
+    elif symbols is not None:
         symbols = iter(symbols)
     return sympy.cse(exprs, symbols=symbols, optimizations=optimizations, postprocess=postprocess,
                      order=order, ignore=ignore, list=list_)
+
+
+def _noncommutative(exprs) -> bool:
+    """True when a non-commutative symbol appears in ``exprs`` (an expression, or a collection of them)."""
+    if isinstance(exprs, dict):
+        exprs = [*exprs.keys(), *exprs.values()]
+    elif isinstance(exprs, (sympy.Basic, sympy.MatrixBase)) or not isinstance(exprs, Iterable):
+        exprs = [exprs]
+    return any(s.is_commutative is False for e in exprs if isinstance(e, (sympy.Basic, sympy.MatrixBase))
+               for s in e.atoms(sympy.Symbol))
 
 
 def _expression(item):
@@ -79,6 +109,218 @@ def _expression(item):
     return sympy.sympify(item, strict=True) if not isinstance(item, sympy.Basic) else item
 
 
+def _temporary_symbols(symbols, exprs):
+    """The names of the temporaries: ``symbols`` (default ``x0, x1, ...``) less every name the inputs use.
+
+    As in :func:`sympy.cse`, names are compared as names: ``x0`` in the input
+    (even ``Symbol("x0", real=True)``) is never also a temporary.
+    """
+    taken = {s.name for e in exprs for s in e.atoms(sympy.Symbol)}
+    source = sympy.numbered_symbols("x") if symbols is None else iter(symbols)
+    return (s for s in source if s.name not in taken)
+
+
+def _own_operations(e) -> tuple:
+    """``(operands, operations of e itself)`` in the model of :func:`~hornermcts.opcount.expression_count`."""
+    if e.is_Add:
+        return e.args, len(e.args) - 1
+    if e.is_Mul:
+        operands, top, bottom, own = [], 0, 0, 0
+        for f in e.args:
+            if f.is_Number:
+                top += abs(f) != 1  # a sign is free
+            elif f.is_Pow and f.exp.is_Integer and f.exp < 0:
+                bottom += 1
+                own += power_cost(-int(f.exp))
+                operands.append(f.base)
+            else:
+                top += 1
+                operands.append(f)
+        return operands, own + max(top - 1, 0) + max(bottom - 1, 0) + (bottom > 0)
+    if e.is_Pow and e.exp.is_Integer:
+        n = int(e.exp)
+        return (e.base,), power_cost(abs(n)) + (n < 0)
+    return e.args, 0
+
+
+def _tree_count(expr, counts: dict) -> int:
+    """``expression_count(expr).total``, every distinct subtree counted once into ``counts`` (no recursion).
+
+    >>> from hornermcts.opcount import expression_count
+    >>> x, y = sympy.symbols("x y")
+    >>> e = 3*x**2*y - x/(y + 1)**3 + sympy.sin(x + 1)
+    >>> _tree_count(e, {}) == expression_count(e).total
+    True
+    """
+    stack = [expr]
+    while stack:
+        e = stack[-1]
+        if e in counts:
+            stack.pop()
+            continue
+        if e.is_Atom:
+            counts[stack.pop()] = 0
+            continue
+        operands, own = _own_operations(e)
+        pending = [a for a in operands if a not in counts]
+        if pending:
+            stack.extend(pending)
+            continue
+        counts[stack.pop()] = own + sum(counts[a] for a in operands)
+    return counts[expr]
+
+
+def _factor_kind(e) -> int:
+    """How a product counts ``e`` as a factor: 0 a sign (free), 1 a divisor (``1/z``), 2 any other factor."""
+    if e.is_Number and abs(e) == 1:
+        return 0
+    if e.is_Pow and e.exp.is_Integer and e.exp < 0:
+        return 1
+    return 2
+
+
+def _written(expr, value: dict, target: dict, counts: dict, evaluate: bool, failed: list):
+    """``expr`` (a tree of the assignments) written as SymPy writes it, with its operations.
+
+    ``value`` maps each temporary to what it becomes (its name, or its
+    expression written in place) and memoizes the subtrees written;
+    ``target`` holds their operations as the assignments count them (a
+    temporary's name costs nothing, one written in place what it
+    computes).  Each sum, product and power is evaluated the way SymPy
+    builds it (flattened, arguments in SymPy's order) where that keeps the
+    target and the kind of factor it is (:func:`_factor_kind`: a product
+    counts a divisor differently), otherwise it stays as built:
+    ``2*(x + y)`` is not distributed into ``2*x + 2*y``, nor ``x**2*x**3``
+    made ``x**5``, nor ``(1/z)**2`` made the divisor ``z**-2``.  A node
+    built from an operand that changed its kind (a reciprocal ``1/z``
+    written in place of a temporary as a factor: ``x/z`` is one operation,
+    ``t = 1/z`` then ``x*t`` two) goes into ``failed``.  The opaque
+    pieces' own functions are kept as the caller wrote them.
+    """
+    stack = [expr]
+    while stack:
+        e = stack[-1]
+        if e in value:
+            stack.pop()
+            continue
+        if not isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)):
+            value[e], target[e] = e, _tree_count(e, counts)
+            stack.pop()
+            continue
+        pending = [a for a in e.args if a not in value]
+        if pending:
+            stack.extend(pending)
+            continue
+        stack.pop()
+        operands, own = _own_operations(e)
+        target[e] = own + sum(target[a] for a in operands)
+        args = [value[a] for a in e.args]
+        built = e.func(*args, evaluate=False)
+        kind = _factor_kind(e)
+        for candidate in (e.func(*args), built) if evaluate else (built,):
+            if _factor_kind(candidate) == kind and _tree_count(candidate, counts) == target[e]:
+                value[e] = candidate
+                break
+        else:
+            value[e] = built
+            failed.append(e)
+    return value[expr]
+
+
+def _uses(trees, temporaries) -> Counter:
+    """How often each temporary is read in ``trees`` (they sit in the sums, products and powers)."""
+    uses: Counter = Counter()
+    stack = [*trees]
+    while stack:
+        e = stack.pop()
+        if e in temporaries:
+            uses[e] += 1
+        elif isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)):
+            stack.extend(e.args)
+    return uses
+
+
+def _as_sympy_writes_it(result, symbols):
+    """``result.assignments()`` written as :func:`sympy.cse` writes its answer, with the same operations.
+
+    An opaque piece read once (``sqrt(x + y)`` used in one place) is
+    written in place, as SymPy replaces only what repeats, unless that
+    would change the operations (``x/z`` is one operation, ``t = 1/z``
+    then ``x*t`` two: such a piece stays a temporary); every sum, product
+    and power is written as SymPy evaluates it where that keeps its
+    operations (:func:`_written`); the temporaries left are named from
+    ``symbols``, in order.  So the operations are ``result.after``.
+    """
+    placeholders = (sympy.Dummy() for _ in itertools.count())
+    replacements, outputs = result.assignments(placeholders)
+    temporaries = {t for t, _ in replacements}
+    uses = _uses([*(rhs for _, rhs in replacements), *outputs], temporaries)
+    pieces = set(result.dag.opaque.values())
+    inline = {t for t, rhs in replacements if uses[t] == 1 and rhs in pieces}
+    evaluate = True
+    names: list = []
+
+    def name(k):
+        while len(names) <= k:
+            following = next(symbols, None)
+            if following is None:
+                raise OptionError(f"the symbols given for the temporaries ran out after {len(names)} (names the "
+                                  f"expressions use are skipped): give more (e.g. sympy.numbered_symbols('x')) "
+                                  f"or none")
+            names.append(following)
+        return names[k]
+
+    while True:
+        value: dict = {}
+        target: dict = {}
+        counts: dict = {}
+        failed: list = []
+        kept = []
+        for t, rhs in replacements:
+            written = _written(rhs, value, target, counts, evaluate, failed)
+            if t in inline:
+                value[t], target[t] = written, target[rhs]
+            else:
+                value[t], target[t] = name(len(kept)), 0
+                kept.append((value[t], written))
+        reduced = [_written(e, value, target, counts, evaluate, failed) for e in outputs]
+        if not failed:
+            return kept, reduced
+        blamed = {a for e in failed for a in e.args if a in inline}
+        inline -= blamed
+        if not blamed:  # not met so far: the assignments as they are, renamed, never fail
+            inline, evaluate = set(), False
+
+
+def _as_sympy_writes_them(exprs: list) -> list:
+    """Expressions without temporaries written as SymPy writes them, with the same operations (:func:`_written`)."""
+    value: dict = {}
+    target: dict = {}
+    counts: dict = {}
+    failed: list = []
+    written = [_written(e, value, target, counts, True, failed) for e in exprs]
+    return exprs if failed else written
+
+
+def _cse_homogeneous(exprs, keywords):
+    """``cse(exprs, list=False)``: the reduced expressions in the type of ``exprs``, as in SymPy.
+
+    Text gives text, a list/tuple/set one of the same type, one expression
+    one expression (a dict is SymPy's own business: :func:`cse` hands it over).
+    """
+    if isinstance(exprs, str):
+        replacements, reduced = _cse_homogeneous(_expression(exprs), keywords)
+        return replacements, repr(reduced)
+    if isinstance(exprs, (list, tuple, set)):
+        replacements, reduced = cse(exprs, **keywords)
+        return replacements, type(exprs)(reduced)
+    try:
+        replacements, (reduced,) = cse(exprs, **keywords)
+    except sympy.SympifyError:  # not an expression at all: SymPy gives it back as it is
+        return [], exprs
+    return replacements, reduced
+
+
 def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canonical", ignore=(), list=True, **options):
     """Common subexpressions of a Horner-optimized form, in ``sympy.cse``'s shape.
 
@@ -87,25 +329,40 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     returns ``(replacements, reduced_exprs)``; ``replacements`` is a list of
     ``(symbol, expression)`` in evaluation order.  The expressions are
     optimized together by :func:`hornermcts.optimize` (``**options``, the
-    fields of :class:`hornermcts.Options`, go there).
+    fields of :class:`hornermcts.Options`, go there).  They are written as
+    SymPy writes its own (``cse([x + y])`` gives ``([], [x + y])``, SymPy's
+    ``x + y``): sums and products flattened, in SymPy's order, except where
+    evaluating would change the operations (``2*(x + y)`` stays a
+    product); an opaque piece read once is written in place, except a
+    reciprocal as a factor (``t = 1/z`` then ``x*t``, which is how the
+    optimizer counts it).  The replacements and reduced expressions hold
+    exactly ``optimize(...).after`` operations.
 
     ``symbols`` is an iterable of names for the temporaries (a list, tuple
-    or iterator; default ``x0, x1, ...`` as in SymPy, avoiding the inputs'
-    names; a ValueError if it runs out); ``postprocess`` is applied
-    as SymPy does, ``postprocess(replacements, reduced_exprs)``;
-    ``optimizations`` and ``order`` are accepted for compatibility and have
-    no effect (the Horner + CSE optimization replaces SymPy's).  With
-    ``list=False`` a single expression gives a single reduced expression.
+    or iterator; default ``x0, x1, ...`` as in SymPy); as in SymPy, a name
+    the expressions use is skipped, and running out is a ValueError;
+    ``postprocess`` is applied as SymPy does,
+    ``postprocess(replacements, reduced_exprs)``; ``optimizations`` and
+    ``order`` are accepted for compatibility and have no effect (the Horner
+    + CSE optimization replaces SymPy's).  With ``list=False`` the reduced
+    expressions come in the input's type (an expression, text, a list,
+    tuple or set), as in SymPy.
 
     What the Horner optimization does not apply to is handed to
     :func:`sympy.cse` itself, with all the arguments: a non-empty
     ``ignore``, a dict, relationals and booleans (``Eq(x**2 + x*y, 1)``,
-    ``x < 1``), ``Tuple``, non-commutative symbols, ``UnevaluatedExpr``
-    and matrix expressions (``MatrixSymbol``, ``A.T*A``).  So the drop-in
-    raises only where ``sympy.cse`` does.
+    ``x < 1``), ``Tuple``, non-commutative symbols, ``UnevaluatedExpr``,
+    matrix expressions (``MatrixSymbol``, ``A.T*A``) and numbers alone
+    (``Mul(1, 2, evaluate=False)``, ``Matrix([[1]])``).  So the drop-in
+    raises only where ``sympy.cse`` does.  The non-polynomial pieces of an
+    expression (``sqrt(x + y)``, ``Piecewise(...)``) are kept whole: what
+    repeats inside them is not shared with the rest.
     """
     if ignore or isinstance(exprs, dict):
         return _sympy_cse(exprs, symbols, optimizations, postprocess, order, ignore, list)
+    if not list:
+        return _cse_homogeneous(exprs, dict(symbols=symbols, optimizations=optimizations, postprocess=postprocess,
+                                            order=order, ignore=ignore, **options))
     single = isinstance(exprs, (sympy.Basic, sympy.MatrixBase, str)) or not hasattr(exprs, "__iter__")
     if single:
         items = [exprs]
@@ -123,14 +380,10 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
         else:
             shapes.append(None)
             flat.append(item)
-    if not all(_optimizable(e) for e in flat):
+    if not all(_optimizable(e) for e in flat) or not any(e.free_symbols for e in flat):
         return _sympy_cse(items[0] if single else items, symbols, optimizations, postprocess, order, ignore, list)
-    if not flat:
-        return [], []
     result = optimize(flat if len(flat) > 1 else flat[0], **options)
-    if symbols is None:
-        symbols = sympy.numbered_symbols("x", exclude=set().union(*(e.free_symbols for e in flat)))
-    replacements, reduced = result.assignments(symbols)
+    replacements, reduced = _as_sympy_writes_it(result, _temporary_symbols(symbols, flat))
     out, k = [], 0
     for shape in shapes:
         if shape is None:
@@ -142,6 +395,4 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
             k += n
     if postprocess is not None:
         return postprocess(replacements, out)
-    if single and not list:
-        return replacements, out[0]
     return replacements, out

@@ -8,6 +8,8 @@ import numpy as np
 import pytest
 import sympy
 
+from helpers.emitted_ops import count_sympy, total
+
 import hornermcts
 from hornermcts import cse, simplify
 from hornermcts.families import hep_sigma, random_polynomial
@@ -165,3 +167,85 @@ def test_lambdify_of_a_jacobian_with_zero_entries():
     fn = sympy.lambdify((x, y), jac, cse=functools.partial(cse, iterations=10))
     (got,) = fn(2.0, 3.0)  # a callable cse returns a list, so lambdify returns [array], as with cse=sympy.cse
     assert got.tolist() == [[15.0, 4.0], [1.0, 0.0]]
+
+
+def exact(replacements, reduced, exprs):
+    """The reduced expressions, temporaries substituted back (the last defined first), equal the inputs."""
+    for got, want in zip(reduced, exprs):
+        for symbol, value in reversed(replacements):
+            got = got.xreplace({symbol: value})
+        assert sympy.simplify(got - want) == 0
+    return True
+
+
+@pytest.mark.parametrize("exprs", [
+    [x + y],
+    [3 * x + 3 * y],                                      # 3*(x + y): SymPy would distribute the 3
+    [w + 3 * x * z + 3 * y * z],
+    [sympy.sin(x + y) * x, sympy.sin(x + y) + y],          # a piece read twice stays a temporary
+    [sympy.sqrt(x + y) + (x + y) ** 2],
+    [z + 1 / (x + y)],                                     # a reciprocal read once as a term: in place
+    [x / (-4 * x**2 + y**2)],                              # ... as a factor: a temporary (x/z would be 1 op, not 2)
+    [w + z / (x + y) ** 2, y / (x**2 + 2) + z / (x**2 * y)],
+    [sympy.Piecewise((x * y - z, sympy.Eq(y, 0)), (-x * y - z, True)) + x * y],
+    [x**3 * y**2 + x**2 * y + x**3 * z, x * y + 1, x * y * z],
+    [POLY, 2 * POLY + x],
+])
+def test_cse_writes_as_sympy_does_and_holds_optimizes_count(exprs):
+    replacements, reduced = cse(exprs, iterations=30, seed=0)
+    assert total(count_sympy(replacements, reduced)) == hornermcts.optimize(exprs, iterations=30, seed=0).after.total
+    assert exact(replacements, reduced, exprs)
+    for tree in [*(rhs for _, rhs in replacements), *reduced]:  # flattened as SymPy builds sums and products
+        nodes = [*sympy.preorder_traversal(tree)]
+        if not any(node.is_Pow and node.exp.is_negative for node in nodes):  # (1/z)**2*t: z**-2 would count less
+            assert not any(arg.func is node.func for node in nodes if node.is_Add or node.is_Mul for arg in node.args)
+
+
+def test_cse_answers_in_sympys_own_form():
+    assert cse([x + y]) == ([], [x + y]) == sympy.cse([x + y])  # SymPy's x + y, not an unevaluated y + x
+    assert cse([(x + y) * z, (x + y) * w]) == sympy.cse([(x + y) * z, (x + y) * w])
+    assert cse([x * y, z + x * y, x * y * z + 3]) == sympy.cse([x * y, z + x * y, x * y * z + 3])
+    (_, (scaled,)) = cse(3 * x + 3 * y)
+    assert scaled.is_Mul and scaled.args == (3, x + y)  # kept a product: 2 operations, not 3
+    assert cse(z + 1 / (x + y)) == ([], [z + 1 / (x + y)])
+    ((t, piece),), (reduced,) = cse(x / (-4 * x**2 + y**2))
+    assert piece == 1 / (-4 * x**2 + y**2) and reduced == x * t  # the division counted, as optimize counts it
+    eq = sympy.Mul(1, 2, evaluate=False)  # numbers alone: SymPy's business
+    assert cse([eq]) == ([], [eq]) and isinstance(cse(sympy.Matrix([[1]]))[1][0], sympy.Matrix)
+
+
+def test_cse_list_false_answers_in_the_inputs_type():
+    assert cse(x * y + x * z, list=False) == ([], x * (y + z))
+    assert cse("x*y + x*z", list=False) == ([], "x*(y + z)")
+    reps, out = cse((x + y, x + y + z), list=False)
+    assert isinstance(out, tuple) and reps == [(sympy.Symbol("x0"), x + y)]
+    reps, out = cse({x + y, z * (x + y)}, list=False)
+    assert isinstance(out, set) and len(out) == 2
+    assert cse([x], list=False) == ([], [x]) and cse({x: 1}, list=False) == sympy.cse({x: 1}, list=False)
+
+
+def test_cse_never_names_a_temporary_as_a_symbol_of_the_input():
+    x0 = sympy.Symbol("x0", real=True)  # another symbol than SymPy's x0, with the same name
+    exprs = [(x0 + y) ** 2 * z + (x0 + y) * w, x0 + y]
+    reps, out = cse(exprs, iterations=20)
+    assert reps and all(s.name != "x0" for s, _ in reps) and exact(reps, out, exprs)
+    reps, out = cse(exprs, symbols=[x0, y, sympy.Symbol("t")], iterations=20)  # x0 and y are skipped
+    assert [s.name for s, _ in reps] == ["t"] and exact(reps, out, exprs)
+    with pytest.raises(ValueError, match="ran out"):
+        cse(exprs, symbols=[x0, y, z], iterations=20)
+
+
+def test_cse_of_non_commutative_input_keeps_the_order_of_products():
+    a, b, c = sympy.symbols("A B C", commutative=False)
+    for names in (None, sympy.symbols("t:3")):
+        reps, out = cse([b + c, a * (b + c)], symbols=names)
+        (t, value), = reps
+        assert value == b + c and t.is_commutative is False and out == [t, a * t]  # sympy.cse gives t*A
+
+
+def test_simplify_answers_in_sympys_own_form_with_the_nested_forms_count():
+    assert simplify(x + y) == x + y and simplify(x * y * z + x * y) == x * y * (z + 1)
+    for expr in (3 * x + 3 * y, z / x**2 + z / x + 3 * x / (y + 1), POLY):
+        out = simplify(expr, iterations=30, seed=0)
+        nested = hornermcts.optimize(expr, iterations=30, seed=0).expression()
+        assert hornermcts.expression_count(out) == hornermcts.expression_count(nested) and same(out, expr)
