@@ -129,36 +129,48 @@ def expression_count(expr) -> OpCount:
     adds = mults = pows = 0
     stack = [sympy.sympify(expr)]
     while stack:
-        e = stack.pop()
-        if e.is_Atom:
-            continue
-        if e.is_Add:
-            adds += len(e.args) - 1
-            stack.extend(e.args)
-        elif e.is_Mul:
-            numerator = denominator = 0
-            for f in e.args:
-                if f.is_Number:
-                    if abs(f) != 1:
-                        numerator += 1
-                    continue
-                if f.is_Pow and f.exp.is_Integer and f.exp < 0:
-                    denominator += 1
-                    if f.exp != -1:
-                        pows += power_cost(-int(f.exp))
-                    stack.append(f.base)
-                    continue
-                numerator += 1
-                stack.append(f)
-            mults += max(numerator - 1, 0) + max(denominator - 1, 0) + (1 if denominator else 0)
-        elif e.is_Pow and e.exp.is_Integer:
-            n = int(e.exp)
-            pows += power_cost(abs(n))
-            mults += 1 if n < 0 else 0  # 1/b**n: a division
-            stack.append(e.base)
-        else:
-            stack.extend(e.args)
+        operands, a, m, p = own_operations(stack.pop())
+        adds, mults, pows = adds + a, mults + m, pows + p
+        stack.extend(operands)
     return OpCount(adds, mults, pows)
+
+
+def own_operations(e) -> tuple[tuple, int, int, int]:
+    """``(operands, additions, multiplications, powers)`` of the node ``e`` itself.
+
+    The rules of :func:`expression_count`, one node at a time: what ``e``
+    costs beyond its operands, and the operands whose cost comes on top.
+
+    >>> import sympy
+    >>> x, y, z = sympy.symbols("x y z")
+    >>> own_operations(3*x*y/z**2)
+    ((x, y, z), 0, 3, 1)
+    >>> own_operations(sympy.sin(x + y))
+    ((x + y,), 0, 0, 0)
+    """
+    if e.is_Atom:
+        return (), 0, 0, 0
+    if e.is_Add:
+        return e.args, len(e.args) - 1, 0, 0
+    if e.is_Mul:
+        operands = []
+        numerator = denominator = pows = 0
+        for f in e.args:
+            if f.is_Number:
+                numerator += abs(f) != 1  # a sign is free
+            elif f.is_Pow and f.exp.is_Integer and f.exp < 0:
+                denominator += 1
+                pows += power_cost(-int(f.exp))
+                operands.append(f.base)
+            else:
+                numerator += 1
+                operands.append(f)
+        mults = max(numerator - 1, 0) + max(denominator - 1, 0) + (1 if denominator else 0)
+        return tuple(operands), 0, mults, pows
+    if e.is_Pow and e.exp.is_Integer:
+        n = int(e.exp)
+        return (e.base,), 0, 1 if n < 0 else 0, power_cost(abs(n))  # 1/b**n: a division
+    return e.args, 0, 0, 0
 
 
 def pieces_count(opaque) -> OpCount:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Iterator
 import sympy
 
 from .errors import OptionError
-from .opcount import power_cost
+from .opcount import own_operations
 from .optimize import optimize
 from .views import to_expressions
 
@@ -120,29 +120,6 @@ def _temporary_symbols(symbols, exprs):
     return (s for s in source if s.name not in taken)
 
 
-def _own_operations(e) -> tuple:
-    """``(operands, operations of e itself)`` in the model of :func:`~hornermcts.opcount.expression_count`."""
-    if e.is_Add:
-        return e.args, len(e.args) - 1
-    if e.is_Mul:
-        operands, top, bottom, own = [], 0, 0, 0
-        for f in e.args:
-            if f.is_Number:
-                top += abs(f) != 1  # a sign is free
-            elif f.is_Pow and f.exp.is_Integer and f.exp < 0:
-                bottom += 1
-                own += power_cost(-int(f.exp))
-                operands.append(f.base)
-            else:
-                top += 1
-                operands.append(f)
-        return operands, own + max(top - 1, 0) + max(bottom - 1, 0) + (bottom > 0)
-    if e.is_Pow and e.exp.is_Integer:
-        n = int(e.exp)
-        return (e.base,), power_cost(abs(n)) + (n < 0)
-    return e.args, 0
-
-
 def _tree_count(expr, counts: dict) -> int:
     """``expression_count(expr).total``, every distinct subtree counted once into ``counts`` (no recursion).
 
@@ -161,7 +138,8 @@ def _tree_count(expr, counts: dict) -> int:
         if e.is_Atom:
             counts[stack.pop()] = 0
             continue
-        operands, own = _own_operations(e)
+        operands, adds, mults, pows = own_operations(e)
+        own = adds + mults + pows
         pending = [a for a in operands if a not in counts]
         if pending:
             stack.extend(pending)
@@ -212,8 +190,8 @@ def _written(expr, value: dict, target: dict, counts: dict, evaluate: bool, fail
             stack.extend(pending)
             continue
         stack.pop()
-        operands, own = _own_operations(e)
-        target[e] = own + sum(target[a] for a in operands)
+        operands, adds, mults, pows = own_operations(e)
+        target[e] = adds + mults + pows + sum(target[a] for a in operands)
         args = [value[a] for a in e.args]
         built = e.func(*args, evaluate=False)
         kind = _factor_kind(e)
