@@ -21,6 +21,8 @@ from fractions import Fraction
 
 import sympy
 
+from ..coefficients import to_python
+
 
 class Literal(sympy.Symbol):
     """An exact coefficient, printed as a literal of the target language and precision."""
@@ -31,12 +33,23 @@ class Literal(sympy.Symbol):
 
 
 def fraction(c) -> Fraction:
-    """The exact value of a number (a SymPy ``Float`` is its binary value) as a Fraction."""
+    """The exact value of a number (a SymPy ``Float`` is its binary value) as a Fraction.
+
+    SymPy's exact numbers convert by :func:`~hornermcts.coefficients.to_python`.
+    A ``Float`` becomes the ``Rational`` of its binary value first, not
+    :func:`~hornermcts.coefficients.to_fraction` of it, which reads a
+    ``Float`` wider than a double from its decimal digits (``1/10`` for
+    ``Float("0.1", 30)``) and fails beyond a double's range: a literal must
+    be the coefficient's exact value.
+
+    >>> fraction(sympy.Rational(-1, 3)), fraction(sympy.Float(0.25)), fraction(3)
+    (Fraction(-1, 3), Fraction(1, 4), Fraction(3, 1))
+    >>> fraction(sympy.Float("0.1", 30)).denominator == 2**105
+    True
+    """
     if isinstance(c, sympy.Float):
         c = sympy.Rational(c)  # the exact binary value
-    if isinstance(c, sympy.Rational):
-        c = Fraction(int(c.p), int(c.q))
-    return Fraction(c)
+    return Fraction(to_python(c))
 
 
 def literal(c) -> Literal:
