@@ -43,7 +43,7 @@ import heapq
 from fractions import Fraction
 
 from .coefficients import quotient
-from .dag import ONE, Dag, children
+from .dag import ONE, Add, Dag, Mul, Scale
 
 __all__ = ["greedy", "nary", "pair_greedy", "factorize"]
 
@@ -56,54 +56,52 @@ class _Nary:
     def __init__(self, dag: Dag):
         self.dag = dag
         nodes = dag.nodes
-        order = dag.reachable()
+        walk = dag.walk()
         uses = [0] * len(nodes)
-        parent_kind = [None] * len(nodes)
+        # the kind of each node's users: a sum used once by a sum (a product by a product) merges into it
+        parent_kind: list = [None] * len(nodes)
         for _, r in dag.roots:
             uses[r] += 1
             parent_kind[r] = "root"
-        for node in order:
-            kind = nodes[node][0]
-            for ch in children(nodes[node]):
+        for _, node in walk:
+            kind = type(node)
+            for ch in node.children:
                 uses[ch] += 1
                 parent_kind[ch] = kind if parent_kind[ch] in (None, kind) else "mixed"
         inline = [False] * len(nodes)
-        for node in order:
-            kind = nodes[node][0]
-            if uses[node] == 1 and kind in ("add", "mul") and parent_kind[node] == kind:
-                inline[node] = True
+        for node_id, node in walk:
+            if uses[node_id] == 1 and isinstance(node, (Add, Mul)) and parent_kind[node_id] is type(node):
+                inline[node_id] = True
         self.exprs: dict[int, tuple[int, dict]] = {}
         self.numbers: dict = {}
         self.value_of: dict = {}
-        for node in order:
-            kind = nodes[node][0]
-            if kind == "scale":
-                self.exprs[node] = (PROD, {self.number(nodes[node][1]): 1, nodes[node][2]: 1})
-                continue
-            if inline[node] or kind not in ("add", "mul"):
+        for node_id, node in walk:
+            if inline[node_id]:
                 continue
             terms: dict = {}
-            if kind == "add":
-                stack = [(1, node)]
-                while stack:
-                    scale, n = stack.pop()
-                    for c, ch in nodes[n][1:]:
+            if isinstance(node, Scale):
+                self.exprs[node_id] = (PROD, {self.number(node.c): 1, node.a: 1})
+            elif isinstance(node, Add):
+                sums = [(1, node)]
+                while sums:
+                    scale, inner = sums.pop()
+                    for c, ch in inner.operands:
                         if inline[ch]:
-                            stack.append((scale * c, ch))
+                            sums.append((scale * c, nodes[ch]))
                         else:
                             terms[ch] = terms.get(ch, 0) + scale * c
                 terms = {k: v for k, v in terms.items() if v != 0}
-                self.exprs[node] = (SUM, terms)
-            else:
-                stack = [node]
-                while stack:
-                    n = stack.pop()
-                    for ch in nodes[n][1:]:
+                self.exprs[node_id] = (SUM, terms)
+            elif isinstance(node, Mul):
+                products = [node]
+                while products:
+                    product = products.pop()
+                    for ch in product.children:
                         if inline[ch]:
-                            stack.append(ch)
+                            products.append(nodes[ch])
                         else:
                             terms[ch] = terms.get(ch, 0) + 1
-                self.exprs[node] = (PROD, terms)
+                self.exprs[node_id] = (PROD, terms)
         self.roots = list(dag.roots)
         self.next_id = len(nodes)
 
@@ -178,9 +176,9 @@ class _Nary:
                 if e < 0:
                     memo[e] = (self.value_of[e], ONE)
                     continue
-                if e not in exprs:
-                    key = old.nodes[e]
-                    memo[e] = (1, dag.power(key[1], key[2]))
+                if e not in exprs:  # a power of a variable: every other node is an expression
+                    power = old.nodes[e]
+                    memo[e] = (1, dag.power(power.var, power.n))
                     continue
                 kind, terms = exprs[e]
                 if not ready:
@@ -412,11 +410,11 @@ _factorize = factorize  # greedy()'s keyword of the same name hides it there
 def _exact_scalars(dag: Dag) -> bool:
     """True if every scalar of the DAG is an exact rational (the rewrites then stay exact)."""
     scalars = [c for c, _ in dag.roots]
-    for key in dag.nodes:
-        if key[0] == "add":
-            scalars += [key[1][0], key[2][0]]
-        elif key[0] == "scale":
-            scalars.append(key[1])
+    for node in dag.nodes:
+        if isinstance(node, Add):
+            scalars += [c for c, _ in node.operands]
+        elif isinstance(node, Scale):
+            scalars.append(node.c)
     return all(isinstance(c, (int, Fraction)) for c in scalars)
 
 

@@ -41,19 +41,27 @@ from typing import Iterator, Mapping
 import sympy
 
 from .coefficients import to_number
-from .dag import ONE, Dag, power_plan
+from .dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from .opcount import expression_count
 
 __all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "evaluate_dag"]
 
 
-def _scaled(c, expr):
-    """``c*expr`` kept as a product (SymPy would distribute a number over a sum)."""
+def scaled(c, expr, number=to_number) -> sympy.Expr:
+    """``c*expr`` kept as a product (SymPy would distribute a number over a sum).
+
+    ``number`` writes the coefficient when it is not +-1 (default: the exact
+    SymPy number; the code generators pass their literals).
+
+    >>> x, y = sympy.symbols("x y")
+    >>> scaled(-1, x + y), scaled(2, x + y), scaled(1, x + y)
+    (-(x + y), 2*(x + y), x + y)
+    """
     if c == 1:
         return expr
     if c == -1:
         return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False)
-    return sympy.Mul(to_number(c), expr, evaluate=False)
+    return sympy.Mul(number(c), expr, evaluate=False)
 
 
 def _square(a) -> sympy.Expr:
@@ -66,26 +74,25 @@ def _square(a) -> sympy.Expr:
     return sympy.Pow(a, 2, evaluate=False)
 
 
-def _node_expression(dag: Dag, key, operand, power) -> sympy.Expr:
-    kind = key[0]
-    if kind == "pow":
-        return power(key[1], key[2])
-    if kind == "mul":
-        if key[1] == key[2]:
-            return _square(operand(key[1]))
-        return sympy.Mul(operand(key[1]), operand(key[2]), evaluate=False)
-    if kind == "scale":
-        return _scaled(key[1], operand(key[2]))
-    if kind == "add":
-        parts = []
-        for c, child in key[1:]:
-            parts.append(to_number(c) if child == ONE else _scaled(c, operand(child)))
-        return sympy.Add(*parts, evaluate=False)
+def _node_expression(node, operand, power) -> sympy.Expr:
+    """The expression of one node, its operands given by ``operand(id)``, its powers by ``power(var, n)``."""
+    match node:
+        case Pow(var, n):
+            return power(var, n)
+        case Mul(a, b):
+            if a == b:
+                return _square(operand(a))
+            return sympy.Mul(operand(a), operand(b), evaluate=False)
+        case Scale(c, a):
+            return scaled(c, operand(a))
+        case Add():
+            parts = [to_number(c) if child == ONE else scaled(c, operand(child)) for c, child in node.operands]
+            return sympy.Add(*parts, evaluate=False)
     return sympy.S.One
 
 
 def _outputs(dag: Dag, names) -> list:
-    return [to_number(c) if root == ONE else _scaled(c, names[root]) for c, root in dag.roots]
+    return [to_number(c) if root == ONE else scaled(c, names[root]) for c, root in dag.roots]
 
 
 def to_expressions(dag: Dag) -> list:
@@ -101,8 +108,8 @@ def to_expressions(dag: Dag) -> list:
         return bases[var] if n == 1 else sympy.Pow(bases[var], n, evaluate=False)
 
     built: dict[int, sympy.Expr] = {}
-    for node in dag.reachable():
-        built[node] = _node_expression(dag, dag.nodes[node], built.__getitem__, power)
+    for node_id, node in dag.walk():
+        built[node_id] = _node_expression(node, built.__getitem__, power)
     return _outputs(dag, built)
 
 
@@ -130,7 +137,7 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
     """
     dag = dag.delivered()
     symbols = iter(symbols) if symbols is not None else _temporary_names(dag)
-    replacements = []
+    replacements: list = []
 
     def temporary(expr):
         try:
@@ -160,33 +167,26 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
         return value[var, n]
 
     names: dict[int, sympy.Expr] = {}
-    for node in dag.reachable():
-        key = dag.nodes[node]
-        expr = _node_expression(dag, key, names.__getitem__, power)
-        if uses[node] > 1 and key[0] in ("add", "mul", "scale"):
+    for node_id, node in dag.walk():
+        expr = _node_expression(node, names.__getitem__, power)
+        if uses[node_id] > 1 and isinstance(node, (Add, Mul, Scale)):
             expr = temporary(expr)
-        names[node] = expr
+        names[node_id] = expr
     return replacements, _outputs(dag, names)
 
 
 def _power_steps(dag: Dag, uses) -> dict:
     """``{(var, n): (a, b, shared)}``: ``x^n = x^a * x^b`` by the power plan, ``shared`` if used twice or more."""
-    needed: dict[int, set] = {}
-    direct: dict = {}
-    for node in dag.reachable():
-        key = dag.nodes[node]
-        if key[0] == "pow" and key[2] > 1:
-            needed.setdefault(key[1], set()).add(key[2])
-            direct[key[1], key[2]] = uses[node]
     steps = {}
-    for var, exponents in needed.items():
+    for var, exponents in dag.powers_needed().items():
         plan = power_plan(exponents)
         reads: dict = {}
         for _, a, b in plan:
             for m in {a, b}:
                 reads[m] = reads.get(m, 0) + 1
         for n, a, b in plan:
-            steps[var, n] = (a, b, reads.get(n, 0) + direct.get((var, n), 0) > 1)
+            direct = uses[exponents[n]] if n in exponents else 0
+            steps[var, n] = (a, b, reads.get(n, 0) + direct > 1)
     return steps
 
 
@@ -258,7 +258,7 @@ def to_networkx(dag: Dag):
             product(key, power(var, a), power(var, b), power=True)
         return ids[key]
 
-    def scaled(c, operand: int) -> tuple:
+    def coefficient_product(c, operand: int) -> tuple:
         """``(sign, node)`` of ``c * operand``: a coefficient multiplication unless ``c`` is +-1."""
         if c == 1 or c == -1:
             return c, operand
@@ -273,22 +273,21 @@ def to_networkx(dag: Dag):
 
     steps = _power_steps(dag, dag.uses())
     made: dict[int, int] = {}
-    for n in dag.reachable():
-        key = dag.nodes[n]
-        kind = key[0]
-        if kind == "pow":
-            made[n] = power(key[1], key[2])
-        elif kind == "mul":
-            made[n] = product(("node", n), made[key[1]], made[key[2]], power=False)
-        elif kind == "scale":
-            made[n] = scaled(key[1], made[key[2]])[1]
-        elif kind == "add":
-            made[n] = node(("node", n), op="add")
-            for pos, (c, child) in enumerate(key[1:]):
-                sign, src = (1, constant(c)) if child == ONE else scaled(c, made[child])
-                edge(src, made[n], pos, sign)
+    for node_id, dag_node in dag.walk():  # (node() adds a graph node)
+        match dag_node:
+            case Pow(var, n):
+                made[node_id] = power(var, n)
+            case Mul(a, b):
+                made[node_id] = product(("node", node_id), made[a], made[b], power=False)
+            case Scale(c, a):
+                made[node_id] = coefficient_product(c, made[a])[1]
+            case Add():
+                made[node_id] = node(("node", node_id), op="add")
+                for pos, (c, child) in enumerate(dag_node.operands):
+                    sign, src = (1, constant(c)) if child == ONE else coefficient_product(c, made[child])
+                    edge(src, made[node_id], pos, sign)
     for k, (c, root) in enumerate(dag.roots):
-        sign, src = (1, constant(c)) if root == ONE else scaled(c, made[root])
+        sign, src = (1, constant(c)) if root == ONE else coefficient_product(c, made[root])
         edge(src, node(("output", k), op="output", index=k), 0, sign)
         if k == 0:
             graph.graph.update(root=src, root_sign=sign)
@@ -302,16 +301,15 @@ def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
     else:
         vals = [Fraction(v) for v in point]
     value: dict[int, Fraction] = {ONE: Fraction(1)}
-    for node in dag.reachable():
-        key = dag.nodes[node]
-        kind = key[0]
-        if kind == "pow":
-            value[node] = vals[key[1]] ** key[2]
-        elif kind == "mul":
-            value[node] = value[key[1]] * value[key[2]]
-        elif kind == "add":
-            value[node] = sum((Fraction(c) * value[ch] for c, ch in key[1:]), Fraction(0))
-        elif kind == "scale":
-            value[node] = Fraction(key[1]) * value[key[2]]
+    for node_id, node in dag.walk():
+        match node:
+            case Pow(var, n):
+                value[node_id] = vals[var] ** n
+            case Mul(a, b):
+                value[node_id] = value[a] * value[b]
+            case Add():
+                value[node_id] = sum((Fraction(c) * value[ch] for c, ch in node.operands), Fraction(0))
+            case Scale(c, a):
+                value[node_id] = Fraction(c) * value[a]
     c, root = dag.roots[output]
     return Fraction(c) * value[root]

@@ -265,13 +265,13 @@ def test_fast_counter_counts_the_opaque_pieces_like_the_code():
 
 def test_sums_made_equal_by_sharing_a_scaled_operand_are_merged_and_counted_once():
     """A greedy DAG can hold 2*a + b beside s + b with s = 2*a a scale node: one sum in the code."""
-    from hornermcts.dag import Dag
+    from hornermcts.dag import Add, Dag
 
     dag = Dag((x, y, z))
     a, b, c = dag.power(0, 1), dag.power(1, 1), dag.power(2, 1)
-    s = dag._intern(("scale", 2, a))
-    first = dag._intern(("add", (2, a), (1, b)))
-    second = dag._intern(("add", (1, s), (1, b)))
+    _, s = dag.scale(2, a)
+    first = dag._intern(Add((2, a), (1, b)))
+    second = dag._intern(Add((1, s), (1, b)))  # s + b written the way delivered() rewrites 2*a + b
     dag.roots = [(1, dag.mul(dag.mul(first, c), dag.mul(second, s)))]
     code = codegen.to_c(dag)
     assert dag.count().total == total(count_c(code)) == 5  # 2*a, a sum, three products

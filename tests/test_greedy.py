@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hornermcts import form, optimize
-from hornermcts.dag import Dag
+from hornermcts.dag import Dag, Scale
 from hornermcts.families import random_polynomial
 from hornermcts.greedy import factorize, greedy, nary, pair_greedy
 from hornermcts.horner import horner_dag
@@ -78,7 +78,7 @@ def test_number_joins_a_product_when_the_scaled_value_exists():
     assert dag.count().total == 3 + 2 + 3  # adds, products, 2*x, 2*(xu), 2*(xv)
     out = greedy(dag)
     assert out.count().total == 3 + 3  # adds, 2*x once, (2x)*u, (2x)*v
-    assert any(key[0] == "scale" for key in out.nodes)
+    assert any(isinstance(node, Scale) for node in out.nodes)
     for k, expr in enumerate([2 * x + y, 2 * x * u + y, 2 * x * v + y]):
         assert sympy.expand(to_expression(out, k) - expr) == 0
 

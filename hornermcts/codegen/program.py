@@ -35,8 +35,9 @@ import re
 import sympy
 from sympy.core.function import AppliedUndef
 
-from ..dag import ONE, Dag, power_plan
+from ..dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from ..opcount import OpCount, expression_count
+from ..views import scaled
 from .literals import literal
 
 #: Largest number of operations written inline in one statement: a node used
@@ -158,13 +159,9 @@ class _Names:
 
 
 def _scaled(c, expr):
-    """``c*expr`` as a product the printers keep (numbers first, signs outside)."""
-    if c == 1:
-        return expr
-    if c == -1:
-        return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False)
-    lit = sympy.Mul(literal(c), expr, evaluate=False)
-    return lit if c > 0 else sympy.Mul(sympy.S.NegativeOne, lit, evaluate=False)
+    """``c*expr`` as a product the printers keep: the literal ``|c|`` first, the sign outside."""
+    product = scaled(abs(c), expr, literal)
+    return product if c > 0 else sympy.Mul(sympy.S.NegativeOne, product, evaluate=False)
 
 
 def constant(c):
@@ -214,7 +211,7 @@ class Program:
         self.steps: list = []
         self.outputs: list = []
         self.count = OpCount()
-        self.n_nodes = sum(len(d.reachable()) for d in dags)
+        self.n_nodes = sum(len(d.walk()) for d in dags)
         _check_defined(dags)
         piece_local: dict = {}
         var_locals: list = []
@@ -234,10 +231,8 @@ class Program:
         # the powers every output needs, one power plan per variable for all of them
         needed: dict = {}
         for dag, var_local in zip(dags, var_locals):
-            for node in dag.reachable():
-                key = dag.nodes[node]
-                if key[0] == "pow" and key[2] > 1:
-                    needed.setdefault(var_local[key[1]], set()).add(key[2])
+            for var, exponents in dag.powers_needed().items():
+                needed.setdefault(var_local[var], set()).update(exponents)
         power: dict = {}
         for loc, exponents in needed.items():
             power[loc, 1] = loc
@@ -256,49 +251,46 @@ class Program:
 
     def _lower(self, dag: Dag, var_local: list, power: dict, names: _Names) -> list:
         """The expressions of every output of ``dag``; the temporaries go to ``self.steps``."""
-        nodes = dag.nodes
-        order = dag.reachable()
         uses = dag.uses()
         roots = {node for _, node in dag.roots}
         ref: dict[int, sympy.Expr] = {}
         weight: dict[int, int] = {}
         adds = mults = 0
-        for node in order:
-            key = nodes[node]
-            kind = key[0]
-            if kind == "one":
-                continue
-            if kind == "pow":
-                loc = var_local[key[1]]
-                ref[node] = loc if key[2] == 1 else power[loc, key[2]]
-                weight[node] = 0
-                continue
-            if kind == "mul":
-                expr = sympy.Mul(ref[key[1]], ref[key[2]], evaluate=False)
-                w = 1 + weight[key[1]] + weight[key[2]]
-                mults += 1
-            elif kind == "scale":
-                expr = _scaled(key[1], ref[key[2]])
-                w = 1 + weight[key[2]]
-                mults += 1
-            else:
-                parts = []
-                w = 1
-                adds += 1
-                for c, child in key[1:]:
-                    if child == ONE:
-                        parts.append(constant(c))
-                    else:
-                        parts.append(_scaled(c, ref[child]))
-                        w += weight[child] + (c not in (1, -1))
-                        mults += c not in (1, -1)
-                expr = sympy.Add(*parts, evaluate=False)
-            if uses[node] > 1 or (w > MAX_INLINE and node not in roots):
+        for node_id, node in dag.walk():
+            match node:
+                case Pow(var, n):
+                    loc = var_local[var]
+                    ref[node_id] = loc if n == 1 else power[loc, n]
+                    weight[node_id] = 0
+                    continue
+                case Mul(a, b):
+                    expr = sympy.Mul(ref[a], ref[b], evaluate=False)
+                    w = 1 + weight[a] + weight[b]
+                    mults += 1
+                case Scale(c, a):
+                    expr = _scaled(c, ref[a])
+                    w = 1 + weight[a]
+                    mults += 1
+                case Add():
+                    parts = []
+                    w = 1
+                    adds += 1
+                    for c, child in node.operands:
+                        if child == ONE:
+                            parts.append(constant(c))
+                        else:
+                            parts.append(_scaled(c, ref[child]))
+                            w += weight[child] + (c not in (1, -1))
+                            mults += c not in (1, -1)
+                    expr = sympy.Add(*parts, evaluate=False)
+                case _:  # the constant 1: operands write it as a number
+                    continue
+            if uses[node_id] > 1 or (w > MAX_INLINE and node_id not in roots):
                 sym = names.temporary()
                 self.steps.append((sym, expr))
-                ref[node], weight[node] = sym, 0
+                ref[node_id], weight[node_id] = sym, 0
             else:
-                ref[node], weight[node] = expr, w
+                ref[node_id], weight[node_id] = expr, w
         outputs = []
         for c, node in dag.roots:
             outputs.append(constant(c) if node == ONE else _scaled(c, ref[node]))
