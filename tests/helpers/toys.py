@@ -68,19 +68,14 @@ class Bits:
         return int("".join(map(str, state)), 2) / (2**self.length - 1)
 
 
-class Trap(Problem):
-    """Six bits: the reward grows with the ones, but all zeros is the best (deceptive)."""
+class Trap(Bits, Problem):
+    """Six bits: the reward grows with the ones, but all zeros is the best (deceptive).
 
-    length = 6
+    A subclass of :class:`~hornermcts.search.Problem`: it inherits the default random playout.
+    """
 
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return (0, 1) if len(state) < self.length else ()
-
-    def apply(self, state, move):
-        return state + (move,)
+    def __init__(self):
+        super().__init__(6)
 
     def reward(self, state):
         ones = sum(state)
