@@ -184,7 +184,7 @@ def _terminal_reward(problem: Any, state: Any) -> float:
     import numbers
 
     first, second = problem.reward(state), problem.reward(state)
-    if not isinstance(first, numbers.Real) or not math.isfinite(first) and not math.isinf(first):
+    if not isinstance(first, numbers.Real) or math.isnan(first):  # +-inf is a real reward
         _fail(f"reward({_short(state)}) is {first!r}, not a real number")
     if first != second:
         _fail(f"reward({_short(state)}) differs between two calls: {first!r} then {second!r}")
