@@ -24,6 +24,10 @@ __all__ = ["main", "SUBCOMMANDS"]
 SUBCOMMANDS = {
     "optimize": ("hornermcts.cli_optimize", "optimize a polynomial: Horner scheme by MCTS, CSE, summary"),
     "samegame": ("hornermcts.domains.samegame.cli", "play SameGame / Clickomania / Bubble Breaker boards"),
+    "partition": ("hornermcts.domains.number_partitioning.cli", "number partitioning: KK, complete-KK DFS, MCTS"),
+    "stacking": ("hornermcts.domains.stacking.cli", "the stacking problem: FO simulation, MS, MCTS"),
+    "circles": ("hornermcts.domains.circle_packing.cli", "recursive circle packing: semi-greedy, MS, MCTS"),
+    "knapsack": ("hornermcts.domains.knapsack.cli", "0/1 knapsack: dynamic programming, MCTS with the LP bound"),
 }
 
 
@@ -40,8 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
-            if exc.name != module:
-                raise
+            if exc.name is None or not (module + ".").startswith(exc.name + "."):
+                raise  # a module the subcommand imports is missing: a real error
             continue
         p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().split("\n\n")[0])
         mod.add_arguments(p)
