@@ -1,0 +1,132 @@
+"""One named method on one instance: Karmarkar-Karp, the complete-KK DFS or MCTS, as in Table 4.1.
+
+:func:`solve` runs a method under a CPU-time budget and returns a
+:class:`Solution`: the discrepancy, Table 4.1's ``log2(E + 1)``, the
+partition itself (checked: its sums differ by exactly ``E``), the CPU
+seconds used, the simulations (or nodes) done and the incumbent's history
+over CPU time. The command line and ``benchmarks/thesis_partitioning.py``
+call it.
+
+MCTS runs in the thesis's faithful setting (:data:`THESIS_MCTS`): full
+expansion (both children of a node at once, one KK run serving both),
+Rei's best-value statistic with the parent's normalisation, ``C = sqrt(2)``,
+CPU-time budget, stopping at the first perfect partition.
+
+Examples
+--------
+>>> solution = solve([8, 7, 6, 5, 4], "kk")
+>>> solution.discrepancy, solution.partition.subsets([8, 7, 6, 5, 4])
+(2, ([8, 6], [7, 5, 4]))
+>>> solve([8, 7, 6, 5, 4], "dfs", seconds=1.0).discrepancy
+0
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import log2, sqrt
+from time import process_time
+from typing import Any, Sequence
+
+from ...errors import OptionError
+from .complete_kk import complete_kk
+from .karmarkar_karp import karmarkar_karp
+from .partition import Partition, partition_from_moves
+from .problem import SPLIT, NumberPartitioning
+
+__all__ = ["solve", "Solution", "METHODS", "THESIS_MCTS"]
+
+#: The methods of Table 4.1.
+METHODS = ("kk", "dfs", "mcts")
+
+#: The thesis's MCTS setting for number partitioning (§4.2; DOMAINS.md A5): options of ``mcts``.
+THESIS_MCTS: dict[str, Any] = dict(expansion="full", value="best", normalize="parent", cp=sqrt(2), clock="cpu")
+
+
+@dataclass(frozen=True)
+class Solution:
+    """What one method found on one instance.
+
+    Attributes
+    ----------
+    method : str
+        One of :data:`METHODS`.
+    discrepancy : int
+        ``E``, exact.
+    value : float
+        ``log2(E + 1)``, Table 4.1's measure.
+    partition : Partition
+        The two subsets (indices into the numbers); its sums differ by ``E``.
+    moves : tuple of str
+        The path of the complete KK tree behind it.
+    seconds : float
+        CPU seconds of the whole call.
+    simulations : int
+        KK: 1; DFS: nodes visited; MCTS: simulations (iterations).
+    history : tuple of (float, float)
+        ``(cpu_seconds, value)`` each time the incumbent improved.
+    proven : bool
+        True when the search proved ``E`` optimal.
+    stopped : str
+        Why the method stopped (``"done"`` for KK).
+    """
+
+    method: str
+    discrepancy: int
+    value: float
+    partition: Partition
+    moves: tuple
+    seconds: float
+    simulations: int
+    history: tuple
+    proven: bool
+    stopped: str
+
+
+def solve(numbers: Sequence[int], method: str = "mcts", *, seconds: float = 10.0, seed: int = 0,
+          **options: Any) -> Solution:
+    """Run ``method`` on ``numbers`` for ``seconds`` of CPU time; return the checked :class:`Solution`.
+
+    ``seed`` seeds MCTS (KK and the DFS are deterministic); ``options``
+    override :data:`THESIS_MCTS` (MCTS only), e.g. ``prune=True`` or
+    ``interleave=5``.
+    """
+    if method not in METHODS:
+        raise OptionError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+    if not seconds > 0:
+        raise OptionError(f"seconds must be > 0, got {seconds!r}")
+    if options and method != "mcts":
+        raise OptionError(f"options {sorted(options)} apply to mcts only")
+    values = list(numbers)
+    start = process_time()
+    if method == "kk":
+        e = karmarkar_karp(values)
+        moves: tuple = (SPLIT,) * (len(values) - 1)
+        used = process_time() - start
+        history: tuple = ((used, log2(e + 1)),)
+        simulations, proven, stopped = 1, False, "done"
+    elif method == "dfs":
+        result = complete_kk(values, time_limit=seconds, clock="cpu")
+        e, moves, history = result.discrepancy, result.best_moves, result.incumbents
+        simulations, proven, stopped = result.iterations, result.proven, result.stopped
+    else:
+        e, moves, history, simulations, proven, stopped = _mcts(values, seconds, seed, options)
+    used = process_time() - start
+    partition = partition_from_moves(values, moves)
+    if partition.discrepancy != e:
+        raise AssertionError(f"{method}: the partition's sums {partition.sums} differ by "
+                             f"{partition.discrepancy}, not by the reported {e}")
+    return Solution(method, e, log2(e + 1), partition, tuple(moves), used, simulations, tuple(history), proven,
+                    stopped)
+
+
+def _mcts(values: list, seconds: float, seed: int, options: dict) -> tuple:
+    from ...search import mcts
+
+    problem = NumberPartitioning(values)
+    settings = dict(THESIS_MCTS, **options)
+    settings.setdefault("target", problem.target)
+    result = mcts(problem, time_limit=seconds, seed=seed, progress=None, **settings)
+    e = problem.discrepancy(result.best_state)
+    history = tuple(zip(result.seconds, (value for _, value in result.history)))
+    return e, tuple(result.best_moves), history, result.iterations, bool(result.proven), result.stopped
