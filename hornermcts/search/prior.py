@@ -214,7 +214,11 @@ class Prior:
         entries = []
         for code, seen in self.nb.items():
             written = _encode(code)
-            if _decode(json.loads(json.dumps(written))) != code:
+            try:
+                same = _decode(json.loads(json.dumps(written))) == code
+            except (TypeError, ValueError):
+                same = False
+            if not same:
                 raise OptionError(f"code {code!r} cannot be saved as JSON and read back")
             entries.append([written, self.count.get(code, 0), seen])
         Path(path).write_text(json.dumps({"format": FORMAT, "version": 1, "entries": entries}) + "\n")
