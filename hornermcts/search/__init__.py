@@ -1,18 +1,25 @@
 """The domain-agnostic search core.
 
-A problem plugs in through :class:`Problem` (root, moves, apply, reward,
-optional playout); the algorithms take their parts as parameters:
+A problem plugs in through :class:`Problem` (root, moves, apply, a reward
+to maximise or a cost to minimise, optional playout and bound); the
+algorithms take their parts as parameters:
 
 - :func:`mcts` — Monte Carlo Tree Search for optimisation, returning the best
   complete path ever seen; :func:`sa_uct` is ``mcts`` with SA-UCT's linear
-  cooling.
+  cooling. Rei's adaptations to combinatorial optimisation (2016, ch. 3) are
+  its options: best-instead-of-average values and normalisation
+  (:class:`NormalisedUCT`, ``value=``, ``normalize=``), infeasible outcomes
+  (:class:`Infeasible`), branch-and-bound with proofs of optimality
+  (``prune=``, :mod:`.pruning`), lazy and limited expansion
+  (``expansion="lazy"``, ``expansion_limit=``), selection interleaving
+  (``interleave=``), CPU-time budgets (``clock="cpu"``) and ``target``.
 - selection rules ``rule(node, exploration) -> child``: :func:`uct`
   (eq. 3 / 5 of Ruijl et al.), :class:`SPMCTS`, :func:`ucb1_tuned` /
-  :class:`UCB1Tuned`;
+  :class:`UCB1Tuned`, :class:`NormalisedUCT` (Rei's node values);
 - cooling schedules ``T(i, n)``: :class:`ConstantSchedule`,
   :class:`LinearSchedule`, :class:`ExponentialSchedule`;
 - expansion rules ``expand(node, problem, rng) -> node``:
-  :func:`single_expansion`, :func:`full_expansion`,
+  :func:`single_expansion`, :func:`full_expansion`, :func:`lazy_expansion`,
   :class:`ThresholdExpansion`;
 - playout policies ``policy(problem, state, rng) -> (state, moves)``:
   :func:`random_playout`;
@@ -43,8 +50,10 @@ Examples
 
 from .beam import beam_mcts, prune_depth
 from .cem import CEMResult, cem
-from .expansion import ThresholdExpansion, full_expansion, single_expansion
-from .mcts import backpropagate, descend, mcts, sa_uct
+from .expansion import ThresholdExpansion, full_expansion, lazy_expansion, single_expansion
+from .mcts import backpropagate, descend, descend_interleaved, mcts, sa_uct
+from .normalised_uct import NormalisedUCT
+from .values import Infeasible
 from .permove import PerMoveResult, RootedProblem, per_move_search
 from .node import Node
 from .playout import random_playout
@@ -60,6 +69,10 @@ from .ucb1_tuned import UCB1Tuned, ucb1_tuned
 __all__ = [
     "mcts",
     "sa_uct",
+    "Infeasible",
+    "NormalisedUCT",
+    "lazy_expansion",
+    "descend_interleaved",
     "SearchResult",
     "MCTSResult",
     "Problem",

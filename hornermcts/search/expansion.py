@@ -24,7 +24,7 @@ from typing import Any, Callable, Union
 
 from .node import Node
 
-__all__ = ["single_expansion", "full_expansion", "ThresholdExpansion", "make_expansion"]
+__all__ = ["single_expansion", "full_expansion", "lazy_expansion", "LazyMoves", "ThresholdExpansion", "make_expansion"]
 
 Expansion = Callable[[Node, Any, Any], Node]
 
@@ -102,6 +102,77 @@ def full_expansion(node: Node, problem: Any, rng: Any) -> Node:
     return child
 
 
+class LazyMoves:
+    """The untried moves of a node, drawn one at a time from an iterator (lazy expansion).
+
+    Stands where other rules keep a list in ``node.untried``: it is true
+    while a move remains (it looks one move ahead) and :meth:`pop` returns the
+    next one in the iterator's order.
+
+    Examples
+    --------
+    >>> moves = LazyMoves(iter("ab"))
+    >>> bool(moves), moves.pop(), moves.pop(), bool(moves)
+    (True, 'a', 'b', False)
+    """
+
+    __slots__ = ("_iterator", "_next")
+
+    _DONE = object()
+
+    def __init__(self, iterator: Any) -> None:
+        self._iterator = iterator
+        self._next = next(iterator, self._DONE)
+
+    def __bool__(self) -> bool:
+        return self._next is not self._DONE
+
+    def pop(self) -> Any:
+        """The next move (IndexError when none is left)."""
+        move = self._next
+        if move is self._DONE:
+            raise IndexError("no untried move left")
+        self._next = next(self._iterator, self._DONE)
+        return move
+
+    def __repr__(self) -> str:
+        return "LazyMoves(...)" if self else "LazyMoves()"
+
+
+def lazy_expansion(node: Node, problem: Any, rng: Any) -> Node:
+    """Add one child per visit, for the next move of a generator (Rei §3.5).
+
+    The moves come from ``problem.iter_moves(state)`` if the problem has it
+    (an iterator, e.g. best first by a heuristic, computed only as far as
+    needed), else from ``iter(problem.moves(state))``; they are taken in that
+    order, not at random, so ``rng`` is not used. Returns ``node`` itself
+    once no move is left (or if it is terminal).
+
+    Examples
+    --------
+    >>> class Count:
+    ...     def moves(self, s): return (1, 2, 3) if s == 0 else ()
+    ...     def iter_moves(self, s): return iter(sorted(self.moves(s), reverse=True))
+    ...     def apply(self, s, m): return s + m
+    >>> root = Node(0)
+    >>> [lazy_expansion(root, Count(), None).move for _ in range(3)]
+    [3, 2, 1]
+    >>> lazy_expansion(root, Count(), None) is root, bool(root.untried)
+    (True, False)
+    """
+    untried = node.untried
+    if untried is None:
+        generate = getattr(problem, "iter_moves", None)
+        iterator = iter(generate(node.state)) if callable(generate) else iter(problem.moves(node.state))
+        untried = node.untried = LazyMoves(iterator)
+    if not untried:
+        return node
+    move = untried.pop()
+    child = Node(problem.apply(node.state, move), move, node)
+    node.children.append(child)
+    return child
+
+
 @dataclass(frozen=True)
 class ThresholdExpansion:
     """Expand a leaf only once it has ``threshold`` visits (SP-MCTS's ``T``).
@@ -148,7 +219,7 @@ class ThresholdExpansion:
         return self.base(node, problem, rng)
 
 
-EXPANSION_NAMES = {"single": single_expansion, "full": full_expansion}
+EXPANSION_NAMES = {"single": single_expansion, "full": full_expansion, "lazy": lazy_expansion}
 
 
 def make_expansion(expansion: Union[str, Expansion]) -> Expansion:
@@ -158,19 +229,19 @@ def make_expansion(expansion: Union[str, Expansion]) -> Expansion:
     --------
     >>> make_expansion("full") is full_expansion
     True
-    >>> make_expansion("lazy")
+    >>> make_expansion("eager")
     Traceback (most recent call last):
     ...
-    hornermcts.errors.OptionError: unknown expansion 'lazy'; expected 'single', 'full' or a callable ...
+    hornermcts.errors.OptionError: unknown expansion 'eager'; expected 'single', 'full', 'lazy' or a callable ...
     """
     if isinstance(expansion, str):
         try:
             return EXPANSION_NAMES[expansion]
         except KeyError:
             raise OptionError(
-                f"unknown expansion {expansion!r}; expected 'single', 'full' "
+                f"unknown expansion {expansion!r}; expected 'single', 'full', 'lazy' "
                 "or a callable expand(node, problem, rng)"
             ) from None
     if callable(expansion):
         return expansion
-    raise OptionError(f"expansion must be 'single', 'full' or a callable, got {expansion!r}")
+    raise OptionError(f"expansion must be 'single', 'full', 'lazy' or a callable, got {expansion!r}")

@@ -28,24 +28,32 @@ from __future__ import annotations
 from ..errors import OptionError
 
 import sys
+from dataclasses import dataclass
 from functools import partial
-from math import inf
-from time import perf_counter
+from math import inf, sqrt
+from time import perf_counter, process_time
 from typing import Any, Callable
 
 import numpy as np
 
-from .arguments import budget, generators, integer
+from .arguments import budget, finite, generators, integer
 from .expansion import make_expansion
 from .node import Node
+from .normalised_uct import SCOPES, VALUES, NormalisedUCT
 from .playout import random_playout
 from .problem import check_problem
 from .progress import make_progress
+from .pruning import bounded_expansion, remove
+from .pruning import prune as prune_tree
 from .result import MCTSResult
 from .schedules import make_schedule
 from .selection import uct
+from .values import Infeasible, better, is_cost_problem, outcome, upper_bound
 
-__all__ = ["mcts", "sa_uct", "descend", "backpropagate"]
+__all__ = ["mcts", "sa_uct", "descend", "descend_interleaved", "backpropagate", "backpropagate_infeasible", "CLOCKS"]
+
+#: Values of ``clock=``: wall-clock seconds or this process's CPU seconds.
+CLOCKS = ("wall", "cpu")
 
 
 def descend(root: Node, select: Callable[[Node, float], Node], exploration: float) -> tuple[Node, list]:
@@ -79,6 +87,39 @@ def descend(root: Node, select: Callable[[Node, float], Node], exploration: floa
     return node, moves
 
 
+def descend_interleaved(
+    root: Node, select: Callable[[Node, float], Node], exploration: float, theta: int
+) -> tuple[Node, list]:
+    """Selection with interleaving (Rei §3.6, Alg. 3.1): descend past expandable nodes once every θ passes.
+
+    A node that still has untried moves stops the descent (to be expanded)
+    except on every ``theta``-th pass through it, when the rule picks one of
+    its children instead, so that promising subtrees keep deepening while
+    their parents are still being widened. Each node counts its passes
+    (``node.passes``); the printed Alg. 3.1 counts children instead, which
+    takes an argmax over no children and stops expanding once a node has θ
+    children (DOMAINS.md §A1-6). Unvisited children always stop the descent.
+
+    Examples
+    --------
+    >>> root = Node("r"); root.untried = ["more"]
+    >>> child = Node("c", "m", root); child.visits = root.visits = 1
+    >>> root.children.append(child)
+    >>> [descend_interleaved(root, uct, 1.0, 3)[0] is child for _ in range(6)]
+    [False, False, True, False, False, True]
+    """
+    node = root
+    moves = []
+    while node.children and not node.unvisited:
+        if node.untried:
+            node.passes += 1
+            if node.passes % theta:
+                break
+        node = select(node, exploration)
+        moves.append(node.move)
+    return node, moves
+
+
 def backpropagate(node: Node, reward: float, moves: list) -> None:
     """Backpropagation phase: add ``reward`` to ``node`` and its ancestors.
 
@@ -104,15 +145,38 @@ def backpropagate(node: Node, reward: float, moves: list) -> None:
             node.worst = reward
         node = node.parent
 
+def backpropagate_infeasible(node: Node, outcome: Infeasible, moves: list) -> None:
+    """Backpropagate an infeasible outcome: tallies and violation extremes (Rei §3.3), no reward sums.
+
+    Examples
+    --------
+    >>> root = Node("r"); child = Node("c", "m", root)
+    >>> backpropagate_infeasible(child, Infeasible(3.0), ["m"])
+    >>> root.visits, root.infeasible, root.least_violation, root.best_path
+    (1, 1, 3.0, ('m',))
+    """
+    violation = outcome.violation
+    while node is not None:
+        node.visits += 1
+        node.infeasible += 1
+        if violation < node.least_violation:
+            node.least_violation = violation
+            if node.best == -inf:
+                node.best_moves = moves
+        if violation > node.most_violation:
+            node.most_violation = violation
+        node = node.parent
+
 
 class _Run:
-    """The outcome of one restart."""
+    """The outcome of one restart (values in the search's maximisation sense)."""
 
-    __slots__ = ("best", "history", "iterations", "elapsed", "stopped", "root")
+    __slots__ = ("best", "history", "seconds", "iterations", "elapsed", "stopped", "root")
 
-    def __init__(self, best, history, iterations, elapsed, stopped, root):
+    def __init__(self, best, history, seconds, iterations, elapsed, stopped, root):
         self.best = best
         self.history = history
+        self.seconds = seconds
         self.iterations = iterations
         self.elapsed = elapsed
         self.stopped = stopped
@@ -145,34 +209,61 @@ class _Cadence:
         return self.stride
 
 
-def _run(
-    problem: Any,
-    rng: np.random.Generator,
-    *,
-    iterations: int | None,
-    time_limit: float | None,
-    schedule: Callable[[float, float], float],
-    select: Callable[[Node, float], Node],
-    expand: Callable[[Node, Any, Any], Node],
-    play: Callable[[Any, Any], tuple],
-    offset: int,
-    best_before: float,
-    cadence: _Cadence | None,
-    after_iteration: Callable[[Node, Node], None] | None = None,
-) -> _Run:
+@dataclass(frozen=True)
+class _Plan:
+    """What every run of one search shares (built and checked by :func:`mcts`)."""
+
+    score: Callable[[Any], Any]  # terminal state -> float (maximised) or Infeasible
+    shown: Callable[[Any], float]  # search value -> the problem's sense, for progress
+    schedule: Callable[[float, float], float]
+    rule: Callable[[Node], Callable[[Node, float], Node]]  # run's board -> selection rule
+    expand: Callable[[Node, Any, Any], Node]
+    play: Callable[[Any, Any], tuple]
+    iterations: int | None
+    time_limit: float | None
+    clock: Callable[[], float]
+    managed: bool  # Rei's main loop: root simulated first, exhausted subtrees removed
+    global_board: bool
+    per_visit: int
+    interleave: int | None
+    bound: Callable[[Any], float] | None
+    target: float | None
+    shaping: Callable[[], Callable[[Node, Node], None]] | None
+
+
+def _leader(value: Any, other: Any) -> Any:
+    """The better of two search values (``None`` is no value)."""
+    if other is None or (value is not None and better(value, other)):
+        return value
+    return other
+
+
+def _run(problem: Any, plan: _Plan, rng: np.random.Generator, offset: int, best_before: Any,
+         cadence: _Cadence | None) -> _Run:
     """One search from a fresh root; catches KeyboardInterrupt.
 
-    ``after_iteration(root, leaf)``, if given, runs after each backpropagation:
-    the hook for tree shaping such as beam pruning (:mod:`.beam`).
+    ``plan.shaping()``, if given, returns a hook ``after_iteration(root, leaf)``
+    run after each backpropagation: the hook for tree shaping such as beam
+    pruning (:mod:`.beam`).
     """
-    reward_of = problem.reward
+    score, play, clock, time_limit = plan.score, plan.play, plan.clock, plan.time_limit
+    managed, per_visit, theta, target = plan.managed, plan.per_visit, plan.interleave, plan.target
     root = Node(problem.root())
-    best = None  # (reward, moves, terminal state): replaced whole, never mutated
-    history: list[tuple[int, float]] = []
-    max_iterations = iterations if iterations is not None else sys.maxsize
-    budget = float(iterations) if iterations is not None else inf
+    board = Node(None) if plan.global_board else None
+    select = plan.rule(board) if board is not None else plan.rule(root)
+    expand = plan.expand
+    incumbent: list = [None]  # the best feasible value, read by the bounded expansion
+    if plan.bound is not None:
+        expand = bounded_expansion(expand, plan.bound, incumbent)
+        root.bound = plan.bound(root.state)
+    after_iteration = plan.shaping() if plan.shaping is not None else None
+    best = None  # (value, moves, terminal state): replaced whole, never mutated
+    history: list[tuple[int, Any]] = []
+    seconds: list[float] = []
+    max_iterations = plan.iterations if plan.iterations is not None else sys.maxsize
+    budget = float(plan.iterations) if plan.iterations is not None else inf
     timed = time_limit is not None
-    start = perf_counter()
+    start = clock()
     deadline = start + time_limit if timed else inf
     next_report = 1 if cadence is not None else sys.maxsize
     stopped = "iterations"
@@ -180,7 +271,7 @@ def _run(
     try:
         while i < max_iterations:
             if timed:
-                now = perf_counter()
+                now = clock()
                 if now >= deadline and i:
                     stopped = "time"
                     break
@@ -188,47 +279,91 @@ def _run(
                 # iterations the run will reach at the current rate: i / n is
                 # then the elapsed fraction of the time limit
                 projected = i * time_limit / elapsed if i and elapsed > 0.0 else inf
-                temperature = schedule(i, projected if projected < budget else budget)
+                temperature = plan.schedule(i, projected if projected < budget else budget)
             else:
-                temperature = schedule(i, budget)
+                temperature = plan.schedule(i, budget)
 
-            node, moves = descend(root, select, temperature)
-            if node.terminal_reward is None:
-                leaf = expand(node, problem, rng)
-                if leaf is not node:
-                    moves.append(leaf.move)
+            if managed and not root.visits:  # Rei: simulate the root first
+                node, moves = root, []
+            elif theta is None:
+                node, moves = descend(root, select, temperature)
             else:
-                leaf = node
-
-            reward = leaf.terminal_reward
-            if reward is None:
-                final, tail = play(leaf.state, rng)
-                reward = float(reward_of(final))
-                if reward != reward:
-                    raise OptionError(f"problem.reward returned NaN for state {final!r}")
-                if tail:
-                    moves.extend(tail)
+                node, moves = descend_interleaved(root, select, temperature, theta)
+            done = 0
+            while True:
+                if node.terminal_reward is not None or (managed and not node.visits):
+                    leaf = node
                 else:
-                    leaf.terminal_reward = reward
-                    if leaf.untried is None:
-                        leaf.untried = []
-            else:
-                final = leaf.state
+                    leaf = expand(node, problem, rng)
+                    if leaf is node and managed and node.untried is not None and not node.untried \
+                            and not node.unvisited:
+                        # every move used or bounded away: nothing to simulate here
+                        if not node.children and remove(node):
+                            stopped = "exhausted"
+                        break
+                path = moves if per_visit == 1 else list(moves)
+                if leaf is not node:
+                    path.append(leaf.move)
 
-            if best is None or reward > best[0]:
-                best = (reward, moves, final)
-                history.append((offset + i, reward))
-            backpropagate(leaf, reward, moves)
-            if after_iteration is not None:
-                after_iteration(root, leaf)
-            i += 1
+                reward = leaf.terminal_reward
+                if reward is None:
+                    final, tail = play(leaf.state, rng)
+                    reward = score(final)
+                    if tail:
+                        path.extend(tail)
+                    else:
+                        leaf.terminal_reward = reward
+                        if leaf.untried is None:
+                            leaf.untried = []
+                else:
+                    final = leaf.state
+
+                if reward.__class__ is Infeasible:
+                    if not managed:
+                        raise OptionError(
+                            f"the problem scored {reward!r}: infeasible outcomes need value='best' "
+                            "or normalize= (Rei's ranking of infeasible solutions)"
+                        )
+                    backpropagate_infeasible(leaf, reward, path)
+                    if board is not None:
+                        backpropagate_infeasible(board, reward, path)
+                else:
+                    backpropagate(leaf, reward, path)
+                    if board is not None:
+                        backpropagate(board, reward, path)
+                if managed and leaf.own is None:
+                    leaf.own = reward
+
+                if best is None or better(reward, best[0]):
+                    best = (reward, path, final)
+                    history.append((offset + i, reward))
+                    seconds.append(clock() - start)
+                    if reward.__class__ is not Infeasible:
+                        if plan.bound is not None:
+                            incumbent[0] = reward
+                            if prune_tree(root, reward):
+                                stopped = "exhausted"
+                        if target is not None and reward >= target:
+                            stopped = "target"
+                if managed and leaf.terminal_reward is not None and remove(leaf):
+                    stopped = "exhausted"
+                if after_iteration is not None:
+                    after_iteration(root, leaf)
+                i += 1
+                done += 1
+                if (done >= per_visit or leaf is node or stopped != "iterations" or i >= max_iterations
+                        or not (node.untried or node.unvisited)):
+                    break
+            if stopped != "iterations":
+                break
             if i >= next_report:
-                next_report = i + cadence(offset + i, max(best[0], best_before))
+                next_report = i + cadence(offset + i, plan.shown(_leader(best[0] if best else None, best_before)))
     except KeyboardInterrupt:
         stopped = "interrupt"
         if best is not None and (not history or history[-1][1] != best[0]):
             history.append((offset + i, best[0]))
-    return _Run(best, history, i, perf_counter() - start, stopped, root)
+            seconds.append(clock() - start)
+    return _Run(best, history, seconds, i, clock() - start, stopped, root)
 
 
 def mcts(
@@ -236,10 +371,18 @@ def mcts(
     *,
     iterations: int | None = None,
     time_limit: float | None = None,
+    clock: str = "wall",
     cp: float | None = None,
     schedule: str | Callable[[float, float], float] = "constant",
     selection: Callable[[Node, float], Node] = uct,
+    value: str = "mean",
+    normalize: str | None = None,
+    depth_bonus: bool = False,
     expansion: str | Callable[[Node, Any, Any], Node] = "single",
+    expansion_limit: int | None = 1,
+    interleave: int | None = None,
+    prune: bool = False,
+    target: float | None = None,
     playout: Callable[[Any, Any, Any], tuple] | None = None,
     seed: int | np.random.Generator | None = None,
     repeats: int = 1,
@@ -251,19 +394,28 @@ def mcts(
     Parameters
     ----------
     problem : Problem
-        Any object with ``root``, ``moves``, ``apply``, ``reward`` (and
-        optionally ``playout``); see :mod:`hornermcts.search.problem`.
+        Any object with ``root``, ``moves``, ``apply`` and ``reward``
+        (maximised) or ``cost`` (minimised), and optionally ``playout`` and
+        ``bound``; see :mod:`hornermcts.search.problem`.
     iterations : int, optional
-        Iterations per run (each restart gets this many).
+        Iterations per run (each restart gets this many): simulations, one
+        per iteration unless ``expansion_limit`` lets an iteration simulate
+        several new children (each counts).
     time_limit : float, optional
-        Seconds per run. With both budgets a run stops at whichever comes
-        first; at least one budget is required. The limit is checked
-        between iterations (a long playout is not cut short) and every run
-        does at least one iteration.
+        Seconds per run on ``clock``. With both budgets a run stops at
+        whichever comes first; at least one budget is required. The limit is
+        checked between iterations (a long playout is not cut short) and
+        every run does at least one iteration.
+    clock : {"wall", "cpu"}, default "wall"
+        What ``time_limit`` and ``elapsed`` measure: wall-clock seconds, or
+        the CPU seconds of this process (the thesis' budgets, Rei 2016).
     cp : float, optional
         ``Cp``, the initial exploration constant of a named ``schedule``,
-        ``>= 0``; default ``1/sqrt(2)``, the classic UCT value for rewards in
-        [0, 1]. Scale it to your rewards. Leave unset with a callable schedule.
+        ``>= 0``; default ``1/sqrt(2)`` (the classic UCT value for rewards in
+        [0, 1]) with the default rule, ``sqrt(2)`` with Rei's rule
+        (``value=``/``normalize=``, whose values lie in [0, 1] and whose
+        exploration term is ``C sqrt(ln v_p / v_n)``). Scale it to your
+        rewards. Leave unset with a callable schedule.
     schedule : str or callable, default "constant"
         The exploration value ``T(i, n)`` of iteration ``i``:
         ``"constant"`` (UCT: ``T = Cp``), ``"linear"`` (SA-UCT:
@@ -275,11 +427,38 @@ def mcts(
         time limit and SA-UCT cools to zero as time runs out.
     selection : callable, default uct
         ``rule(node, exploration) -> child`` (see :mod:`.selection`).
-    expansion : {"single", "full"} or callable, default "single"
+    value : {"mean", "best"}, default "mean"
+        The child statistic of the selection: the mean outcome (UCT), or the
+        best outcome found in the child's subtree (Rei §3.1), with the rule
+        :class:`~.normalised_uct.NormalisedUCT`.
+    normalize : {None, "parent", "global"}, default None
+        Map each child's value onto [0, 1] by the best and worst outcomes
+        under its parent (Eq. 3.1) or of the whole run (Rei's code); needed
+        to rank infeasible outcomes (Eqs. 3.2–3.3).
+    depth_bonus : bool, default False
+        Add ``1 / (1 + depth)`` to each child's score (Rei's code).
+    expansion : {"single", "full", "lazy"} or callable, default "single"
         ``"single"``: one untried child per visit, chosen at random;
         ``"full"``: all children at once, then visited in random order;
-        or ``expand(node, problem, rng) -> node`` (see :mod:`.expansion`).
-        Unvisited children are always visited before the rule chooses.
+        ``"lazy"``: one child per visit, the next move of
+        ``problem.iter_moves(state)`` (or of ``moves``), in that order (Rei
+        §3.5); or ``expand(node, problem, rng) -> node`` (see
+        :mod:`.expansion`). Unvisited children are always visited before the
+        rule chooses.
+    expansion_limit : int or None, default 1
+        Children expanded and simulated per visit of a node (Rei's
+        ``EXPANSION_LIMIT``; ``None``: as many as the node has).
+    interleave : int, optional
+        θ >= 2 of selection interleaving (Rei §3.6): a node that can still
+        be expanded lets the descent pass into its children once every θ
+        passes (:func:`descend_interleaved`). Default: never (θ = ∞).
+    prune : bool, default False
+        Branch-and-bound with ``problem.bound`` (Rei §3.4): a child whose
+        bound cannot beat the incumbent is not created, and the tree is swept
+        whenever the incumbent improves (:mod:`.pruning`).
+    target : float, optional
+        Stop as soon as a feasible outcome at least this good (a reward
+        ``>= target``, a cost ``<= target``) is found (``stopped="target"``).
     playout : callable, optional
         ``policy(problem, state, rng) -> (terminal_state, moves)``; default
         ``problem.playout`` if the problem has one, else
@@ -292,30 +471,45 @@ def mcts(
         ``R`` independent restarts, each with a fresh tree and its own
         Generator (spawned from ``seed``); the best over all is returned.
     progress : None, bool, "auto" or callable, default "auto"
-        A callback ``progress(iteration, best_reward)``, called a few times a
-        second at most and once at the end; ``True`` for a tqdm bar;
-        ``"auto"`` for a bar only on a terminal after one second.
+        A callback ``progress(iteration, best)``, called a few times a second
+        at most and once at the end, ``best`` in the problem's sense (a cost
+        for a cost problem); ``True`` for a tqdm bar; ``"auto"`` for a bar
+        only on a terminal after one second.
     shaping : callable, optional
         Tree shaping: a factory called once per restart that returns a hook
         ``after_iteration(root, leaf)``, run after every backpropagation
         (beam pruning in :func:`~hornermcts.search.beam.beam_mcts`).
 
+    With ``value="best"``, ``normalize``, ``depth_bonus``, ``interleave`` or
+    ``prune``, the search runs Rei's main loop (App. A.1): the root is
+    simulated first; a fully explored subtree leaves the tree (each ancestor's
+    best is recomputed from what remains, :mod:`.pruning`); outcomes may be
+    :class:`~.values.Infeasible`; and when the root itself is exhausted the
+    search stops with ``stopped="exhausted"`` and ``proven=True``: every
+    terminal state was reached or ruled out by the bound, so the best is
+    optimal.
+
     Returns
     -------
     MCTSResult
-        Best moves, reward and terminal state, improvement history,
-        iterations, elapsed time, tree statistics, stop reason. A
-        KeyboardInterrupt during the search is caught: the result holds the
-        best found so far and ``stopped == "interrupt"`` (``interrupted``);
-        remaining restarts are skipped. If it came before the first reward,
-        ``best_reward`` is ``-inf`` and ``best_moves`` empty.
+        Best moves, value (in the problem's sense: a cost for a cost
+        problem) and terminal state, improvement history (with its times in
+        ``history_seconds``), iterations, elapsed time, tree statistics, stop
+        reason, ``proven``. A KeyboardInterrupt during the search is caught:
+        the result holds the best found so far and ``stopped == "interrupt"``
+        (``interrupted``); remaining restarts are skipped. If it came before
+        the first outcome, ``best_value`` is ``-inf`` (``inf`` for a cost)
+        and ``best_moves`` empty.
 
     Raises
     ------
     ValueError
-        For an invalid budget, ``cp``, ``schedule``, ``expansion``, ``seed``,
-        ``repeats`` or ``progress``, naming the parameter; if the problem's
-        reward is NaN.
+        (:class:`~hornermcts.errors.OptionError`) For an invalid budget,
+        ``clock``, ``cp``, ``schedule``, ``value``, ``normalize``,
+        ``expansion``, ``expansion_limit``, ``interleave``, ``target``,
+        ``seed``, ``repeats`` or ``progress``, naming the parameter; for
+        ``prune`` without ``problem.bound``; if the problem scores NaN, or
+        Infeasible without Rei's loop.
     TypeError
         If ``problem`` lacks a required method.
 
@@ -337,13 +531,54 @@ def mcts(
     -4
     >>> result.history[-1][1] == result.best_reward, result.stopped
     (True, 'iterations')
+
+    The same as a cost, searched by Rei's rules: the tree is exhausted, so
+    the answer is proven optimal.
+
+    >>> class OrderCost(Order):
+    ...     reward = None
+    ...     def cost(self, s): return sum(i * weights[x] for i, x in enumerate(s))
+    >>> result = mcts(OrderCost(), iterations=50, value="best", normalize="parent", seed=7)
+    >>> result.best_value, result.best_moves, result.stopped, result.proven, result.maximize
+    (4.0, ('a', 'c', 'b'), 'exhausted', True, False)
     """
     check_problem(problem)
     budget(iterations, time_limit)
     integer("repeats", repeats, minimum=1)
-    temperature_schedule = make_schedule(schedule, cp)
+    if clock not in CLOCKS:
+        raise OptionError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+    if value not in VALUES:
+        raise OptionError(f"value must be 'mean' or 'best', got {value!r}")
+    if normalize not in SCOPES:
+        raise OptionError(f"normalize must be None, 'parent' or 'global', got {normalize!r}")
+    if not isinstance(depth_bonus, bool):
+        raise OptionError(f"depth_bonus must be True or False, got {depth_bonus!r}")
+    if not isinstance(prune, bool):
+        raise OptionError(f"prune must be True or False, got {prune!r}")
+    if expansion_limit is not None:
+        integer("expansion_limit", expansion_limit, minimum=1)
+    if interleave is not None:
+        integer("interleave", interleave, minimum=2)
     if not callable(selection):
         raise OptionError(f"selection must be a callable rule(node, exploration), got {selection!r}")
+    rei_rule = value == "best" or normalize is not None or depth_bonus
+    if rei_rule and selection is not uct:
+        raise OptionError("value=, normalize= and depth_bonus= define the selection rule: do not also pass selection=")
+    cost_problem = is_cost_problem(problem)
+    target_value = None
+    if target is not None:
+        target_value = finite("target", target)
+        if cost_problem:
+            target_value = -target_value
+    if rei_rule and cp is None and not callable(schedule):
+        cp = sqrt(2.0)
+    temperature_schedule = make_schedule(schedule, cp)
+    if rei_rule:
+        def rule(board: Node) -> Callable[[Node, float], Node]:
+            return NormalisedUCT(value, normalize, depth_bonus, board if normalize == "global" else None)
+    else:
+        def rule(board: Node) -> Callable[[Node, float], Node]:
+            return selection
     expand = make_expansion(expansion)
     if playout is None:
         method = getattr(problem, "playout", None)
@@ -352,6 +587,24 @@ def mcts(
         play = partial(playout, problem)
     else:
         raise OptionError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
+    plan = _Plan(
+        score=outcome(problem),
+        shown=partial(_shown, cost_problem),
+        schedule=temperature_schedule,
+        rule=rule,
+        expand=expand,
+        play=play,
+        iterations=iterations,
+        time_limit=time_limit,
+        clock=process_time if clock == "cpu" else perf_counter,
+        managed=rei_rule or prune or interleave is not None,
+        global_board=normalize == "global",
+        per_visit=expansion_limit if expansion_limit is not None else sys.maxsize,
+        interleave=interleave,
+        bound=upper_bound(problem) if prune else None,
+        target=target_value,
+        shaping=shaping,
+    )
     rngs, seed_used = generators(seed, repeats)
     total = iterations * repeats if iterations is not None else None
     callback, close = make_progress(progress, total=total)
@@ -359,76 +612,83 @@ def mcts(
 
     runs: list[_Run] = []
     done = 0
-    overall = -inf
+    overall = None
     try:
         for rng in rngs:
-            run = _run(
-                problem,
-                rng,
-                iterations=iterations,
-                time_limit=time_limit,
-                schedule=temperature_schedule,
-                select=selection,
-                expand=expand,
-                play=play,
-                offset=done,
-                best_before=overall,
-                cadence=cadence,
-                after_iteration=shaping() if shaping is not None else None,
-            )
+            run = _run(problem, plan, rng, done, overall, cadence)
             runs.append(run)
             done += run.iterations
-            if run.best is not None and run.best[0] > overall:
-                overall = run.best[0]
-            if run.stopped == "interrupt":
-                break
+            if run.best is not None:
+                overall = _leader(run.best[0], overall)
+            if run.stopped in ("interrupt", "exhausted", "target"):
+                break  # nothing better to find, or the user asked to stop
         if callback is not None:
-            callback(done, overall)
+            callback(done, plan.shown(overall))
     except KeyboardInterrupt:  # in the final progress call
         if runs:
             runs[-1].stopped = "interrupt"
     finally:
         close()
-    return _combine(runs, seed_used)
+    return _combine(runs, seed_used, cost_problem)
 
 
-def _result(run: _Run, history: list, iterations: int, elapsed: float, stopped: str, seed, runs, tree) -> MCTSResult:
+def _shown(cost_problem: bool, value: Any) -> float:
+    """A search value in the problem's sense, as a float for progress displays."""
+    if value is None:
+        return inf if cost_problem else -inf
+    if value.__class__ is Infeasible:
+        return inf if cost_problem else -inf
+    return -value if cost_problem else value
+
+
+def _result(run: _Run, history: list, seconds: list, iterations: int, elapsed: float, stopped: str, seed, runs,
+            tree, cost_problem: bool) -> MCTSResult:
+    def sense(value: Any) -> Any:
+        return -value if cost_problem and value.__class__ is not Infeasible else value
+
     if run.best is None:
-        reward, moves, state = -inf, (), None
+        best, moves, state = -inf, (), None
     else:
-        reward, moves, state = run.best
+        best, moves, state = run.best
     root = run.root
     return MCTSResult(
         best_moves=tuple(moves),
-        best_value=reward,
+        best_value=sense(best),
         best_state=state,
-        history=tuple(history),
+        history=tuple((index, sense(value)) for index, value in history),
+        history_seconds=tuple(seconds),
         iterations=iterations,
         elapsed=elapsed,
         node_count=root.size(),
         max_depth=root.height(),
         root_visits=tuple((child.move, child.visits) for child in root.children),
         stopped=stopped,
+        proven=stopped == "exhausted",
+        maximize=not cost_problem,
         seed=seed,
         runs=runs,
         tree=tree,
     )
 
 
-def _combine(runs: list[_Run], seed: int | None) -> MCTSResult:
+def _combine(runs: list[_Run], seed: int | None, cost_problem: bool) -> MCTSResult:
     """The result of the best run, with history and counts over all runs."""
     best_run = runs[0]
     for run in runs[1:]:
-        if run.best is not None and (best_run.best is None or run.best[0] > best_run.best[0]):
+        if run.best is not None and (best_run.best is None or better(run.best[0], best_run.best[0])):
             best_run = run
-    history: list[tuple[int, float]] = []
+    history: list[tuple[int, Any]] = []
+    seconds: list[float] = []
+    clock_offset = 0.0
     for run in runs:
-        for entry in run.history:
-            if not history or entry[1] > history[-1][1]:
+        for entry, at in zip(run.history, run.seconds):
+            if not history or better(entry[1], history[-1][1]):
                 history.append(entry)
+                seconds.append(clock_offset + at)
+        clock_offset += run.elapsed
     iterations = sum(run.iterations for run in runs)
     elapsed = sum(run.elapsed for run in runs)
-    stopped = runs[-1].stopped  # an interrupt ends the restarts, so it is the last
+    stopped = runs[-1].stopped  # an interrupt, exhaustion or target ends the restarts, so it is the last
     per_run: tuple = ()
     if len(runs) > 1:
         offset = 0
@@ -436,11 +696,13 @@ def _combine(runs: list[_Run], seed: int | None) -> MCTSResult:
         for run in runs:
             own = [(index - offset, reward) for index, reward in run.history]
             per_run_list.append(
-                _result(run, own, run.iterations, run.elapsed, run.stopped, None, (), None)
+                _result(run, own, run.seconds, run.iterations, run.elapsed, run.stopped, None, (), None,
+                        cost_problem)
             )
             offset += run.iterations
         per_run = tuple(per_run_list)
-    return _result(best_run, history, iterations, elapsed, stopped, seed, per_run, best_run.root)
+    return _result(best_run, history, seconds, iterations, elapsed, stopped, seed, per_run, best_run.root,
+                   cost_problem)
 
 
 def sa_uct(problem: Any, *, cp: float | None = None, **options: Any) -> MCTSResult:

@@ -63,6 +63,27 @@ class Node:
         through this node; code that edits them by hand should reset it to
         ``None``.
 
+    The thesis' adaptations (Rei 2016, ch. 3; used when the search runs
+    with ``value="best"``, ``normalize=``, ``prune=`` or ``interleave=``)
+    add:
+
+    own : float, Infeasible or None
+        The outcome of this node's own simulation (the playout that created
+        it), kept so that its best can be recomputed after pruning.
+    bound : float or None
+        The problem's bound on this node's state, in the search's
+        maximisation sense, once computed (branch-and-bound).
+    passes : int
+        Descents that reached this node while it could still be expanded
+        (the counter of selection interleaving, θ).
+    infeasible : int
+        Infeasible outcomes backed up through this node (t•; the feasible
+        tally t◇ is ``visits - infeasible``).
+    least_violation, most_violation : float
+        Smallest and largest violation of those outcomes (b• and w•;
+        ``inf`` / ``-inf`` before any). ``best`` and ``worst`` count
+        feasible outcomes only.
+
     Examples
     --------
     >>> root = Node("s0")
@@ -92,6 +113,12 @@ class Node:
         "terminal_reward",
         "memo",
         "children_memo",
+        "own",
+        "bound",
+        "passes",
+        "infeasible",
+        "least_violation",
+        "most_violation",
     )
 
     def __init__(self, state: Any, move: Any = None, parent: Node | None = None) -> None:
@@ -111,6 +138,12 @@ class Node:
         self.terminal_reward: float | None = None
         self.memo: Any = None
         self.children_memo: Any = None
+        self.own: Any = None
+        self.bound: float | None = None
+        self.passes = 0
+        self.infeasible = 0
+        self.least_violation = inf
+        self.most_violation = -inf
 
     @property
     def mean(self) -> float:

@@ -14,21 +14,27 @@ subclassed explicitly, supplies a default random playout):
     The state after ``move``. It must not mutate ``state``: the tree keeps
     states. Problems with cheap immutable states (tuples, ints, frozensets)
     simply return a new one.
-``reward(terminal_state)``
-    A float, higher is better (minimisers return e.g. ``-cost`` or
-    ``baseline / cost``). It must be deterministic: terminal nodes inside the
-    tree cache it.
+``reward(terminal_state)`` *or* ``cost(terminal_state)``
+    A float: a reward, higher is better, or a cost, lower is better (a
+    problem defines one of the two; a cost problem's results report costs).
+    It may be :class:`~.values.Infeasible` ``(violation)`` for a solution
+    that breaks a constraint: it then ranks below every feasible one (Rei's
+    ch. 3; searched with ``value="best"`` or ``normalize=``). It must be
+    deterministic: terminal nodes inside the tree cache it.
 ``playout(state, rng)`` *(optional)*
     ``(terminal_state, moves_played)`` finishing ``state``; every random
     draw from ``rng``, a :class:`numpy.random.Generator`. Without it the
     search uses :func:`~hornermcts.search.playout.random_playout`.
 
-Further optional methods, looked up by name by the algorithms that use them
-(none of them is needed by :func:`~hornermcts.search.mcts.mcts` today):
+Further optional methods, looked up by name by the algorithms that use them:
 
 ``bound(state)``
     An optimistic bound: no terminal state reachable from ``state`` has a
-    larger reward (branch-and-bound pruning).
+    larger reward (a reward problem), or a smaller cost (a cost problem)
+    (branch-and-bound: ``mcts(..., prune=True)``).
+``iter_moves(state)``
+    An iterator over the moves of ``state``, in the order they should be
+    tried, computed only as far as needed (``mcts(..., expansion="lazy")``).
 ``prior(state, move)`` / ``heuristic(state, move)``
     A non-negative preference for ``move`` in ``state`` (biased playouts,
     GNRPA's prior, progressive bias).
@@ -42,13 +48,15 @@ from __future__ import annotations
 from typing import Any, Protocol, Sequence, TypeVar
 
 from .playout import random_playout
+from .values import Infeasible, defines, is_cost_problem, upper_bound
 
 __all__ = ["Problem", "check_problem", "ContractError"]
 
 State = TypeVar("State")
 Move = TypeVar("Move")
 
-REQUIRED_METHODS = ("root", "moves", "apply", "reward")
+REQUIRED_METHODS = ("root", "moves", "apply")
+SCORES = ("reward", "cost")  # a problem defines one of them
 
 
 class Problem(Protocol[State, Move]):
@@ -90,8 +98,10 @@ class Problem(Protocol[State, Move]):
         ...
 
     def reward(self, state: State) -> float:
-        """Return the (deterministic) reward of a terminal state."""
+        """Return the (deterministic) reward of a terminal state (or define ``cost`` instead)."""
         ...
+
+    reward.protocol_placeholder = True  # type: ignore[attr-defined]  # a subclass defining cost only is a cost problem
 
     def playout(self, state: State, rng: Any) -> tuple[State, Sequence[Move]]:
         """Finish ``state`` with uniform random moves (override for a policy)."""
@@ -105,8 +115,8 @@ class ContractError(AssertionError):
 def check_problem(problem: Any, *, simulations: int = 0, seed: int = 0, max_moves: int = 10_000) -> None:
     """Check that ``problem`` keeps the protocol.
 
-    Always: the required methods exist (TypeError otherwise); this is what
-    every search driver checks.  With ``simulations > 0`` (what every
+    Always: the required methods exist, and exactly one of ``reward`` and
+    ``cost`` (TypeError otherwise); this is what every search driver checks.  With ``simulations > 0`` (what every
     domain's tests call, in the spirit of OpenSpiel's random-simulation
     test), it plays that many random games from the root and raises
     :class:`ContractError` at the first broken rule:
@@ -114,13 +124,14 @@ def check_problem(problem: Any, *, simulations: int = 0, seed: int = 0, max_move
     - ``moves(state)`` is a sequence, the same one each call;
     - ``apply(state, move)`` leaves ``state`` unchanged and gives the same
       state each call;
-    - ``reward`` of a terminal state is a real number, the same each call;
+    - ``reward`` (or ``cost``) of a terminal state is a real number or an
+      ``Infeasible``, the same each call;
     - ``playout(state, rng)`` (if defined) is reproducible for a seeded
       ``rng``, plays legal moves only, ends in a terminal state, and
       replaying its moves with ``apply`` reaches that state and reward;
-    - ``bound(state)`` (if defined) is at least the reward of every terminal
-      state reached from ``state``; ``prior`` / ``heuristic`` (if defined)
-      are non-negative.
+    - ``bound(state)`` (if defined) is at least the reward (at most the cost)
+      of every feasible terminal state reached from ``state``; ``prior`` /
+      ``heuristic`` (if defined) are non-negative.
 
     States are compared by their pickled bytes (so arrays compare by
     content); a state that cannot be pickled is compared by ``repr``.
@@ -130,7 +141,7 @@ def check_problem(problem: Any, *, simulations: int = 0, seed: int = 0, max_move
     >>> check_problem(object())
     Traceback (most recent call last):
     ...
-    TypeError: problem lacks required method(s) root, moves, apply, reward
+    TypeError: problem lacks required method(s) root, moves, apply, and a reward or cost
     >>> class Leaky:
     ...     def root(self): return [0]
     ...     def moves(self, s): return (1, 2) if len(s) < 3 else ()
@@ -142,8 +153,13 @@ def check_problem(problem: Any, *, simulations: int = 0, seed: int = 0, max_move
     hornermcts.search.problem.ContractError: apply([0], 2) changed the state to [0, 2] (it must return a new state)
     """
     missing = [name for name in REQUIRED_METHODS if not callable(getattr(problem, name, None))]
+    scores = [name for name in SCORES if defines(problem, name)]
+    if not scores:
+        missing.append("and a reward or cost")
     if missing:
         raise TypeError("problem lacks required method(s) " + ", ".join(missing))
+    if len(scores) > 1:
+        raise TypeError("problem defines both reward and cost: define one (reward is maximised, cost minimised)")
     if simulations:
         import numpy as np
 
@@ -179,16 +195,23 @@ def _legal(problem: Any, state: Any) -> list:
     return list(first)
 
 
-def _terminal_reward(problem: Any, state: Any) -> float:
+def _terminal_reward(problem: Any, state: Any) -> Any:
+    """The terminal state's score in the search's sense (maximised float, or Infeasible)."""
     import math
     import numbers
 
-    first, second = problem.reward(state), problem.reward(state)
-    if not isinstance(first, numbers.Real) or math.isnan(first):  # +-inf is a real reward
-        _fail(f"reward({_short(state)}) is {first!r}, not a real number")
+    name = "cost" if is_cost_problem(problem) else "reward"
+    score = getattr(problem, name)
+    first, second = score(state), score(state)
+    if isinstance(first, Infeasible):
+        if first != second:
+            _fail(f"{name}({_short(state)}) differs between two calls: {first!r} then {second!r}")
+        return first
+    if not isinstance(first, numbers.Real) or math.isnan(first):  # +-inf is a real value
+        _fail(f"{name}({_short(state)}) is {first!r}, not a real number")
     if first != second:
-        _fail(f"reward({_short(state)}) differs between two calls: {first!r} then {second!r}")
-    return float(first)
+        _fail(f"{name}({_short(state)}) differs between two calls: {first!r} then {second!r}")
+    return -float(first) if name == "cost" else float(first)
 
 
 def _simulate(problem: Any, rng: Any, max_moves: int) -> None:
@@ -213,10 +236,14 @@ def _simulate(problem: Any, rng: Any, max_moves: int) -> None:
     else:
         _fail(f"no terminal state within {max_moves} moves (raise max_moves for longer games)")
     reward = _terminal_reward(problem, state)
-    bound = getattr(problem, "bound", None)
-    for visited in path:
-        if callable(bound) and bound(visited) < reward:
-            _fail(f"bound({_short(visited)}) = {bound(visited)!r} is below the reward {reward!r} reached from it")
+    if callable(getattr(problem, "bound", None)) and not isinstance(reward, Infeasible):
+        bound = upper_bound(problem)
+        for visited in path:
+            if bound(visited) < reward:
+                shown = problem.bound(visited)
+                if is_cost_problem(problem):
+                    _fail(f"bound({_short(visited)}) = {shown!r} is above the cost {-reward!r} reached from it")
+                _fail(f"bound({_short(visited)}) = {shown!r} is below the reward {reward!r} reached from it")
     playout = getattr(problem, "playout", None)
     if not callable(playout):
         return

@@ -10,9 +10,10 @@ from .node import Node
 __all__ = ["SearchResult", "MCTSResult", "STOP_REASONS"]
 
 #: Values of :attr:`SearchResult.stopped`: the iteration budget was used up,
-#: the time limit was reached, a KeyboardInterrupt arrived, or (per-move
-#: search) the game reached a terminal state.
-STOP_REASONS = ("iterations", "time", "interrupt", "terminal")
+#: the time limit was reached, a KeyboardInterrupt arrived, (per-move
+#: search) the game reached a terminal state, the tree was fully explored
+#: (the best is then proven optimal), or the ``target`` value was reached.
+STOP_REASONS = ("iterations", "time", "interrupt", "terminal", "exhausted", "target")
 
 
 @dataclass(frozen=True)
@@ -36,7 +37,8 @@ class SearchResult:
     iterations : int
         Solutions evaluated or iterations completed (over all restarts).
     elapsed : float
-        Wall-clock seconds (not compared: two runs of one seeded search are
+        Seconds the search took, wall-clock unless the driver was given
+        another clock (not compared: two runs of one seeded search are
         equal).
     stopped : str
         Why the search ended, one of :data:`STOP_REASONS`.
@@ -72,12 +74,23 @@ class MCTSResult(SearchResult):
 
     The fields of :class:`SearchResult`, with ``best_moves`` the complete
     move sequence, from the root state to a terminal state, of the best
-    reward ever seen (its tail may lie outside the tree: it comes from a
-    playout), ``best_value`` that reward (also :attr:`best_reward`), and
-    ``history`` iterations 0-based over all restarts; plus:
+    outcome ever seen (its tail may lie outside the tree: it comes from a
+    playout), ``best_value`` that outcome in the problem's sense (its reward,
+    also :attr:`best_reward`, or its cost for a problem that defines
+    ``cost``; an :class:`~.values.Infeasible` if nothing feasible was found),
+    and ``history`` iterations 0-based over all restarts; plus:
 
     Attributes
     ----------
+    maximize : bool
+        False for a cost problem (``best_value`` is then a cost).
+    proven : bool
+        True if the search explored the whole tree (up to branch-and-bound
+        cuts), which proves ``best_value`` optimal (``stopped ==
+        "exhausted"``).
+    history_seconds : tuple of float
+        When each ``history`` entry was found: seconds since the start of
+        the search, on its clock.
     best_state : object
         The terminal state ``best_moves`` reach.
     node_count : int
@@ -95,6 +108,9 @@ class MCTSResult(SearchResult):
     """
 
     best_state: Any = None
+    maximize: bool = True  # type: ignore[misc]  # per result: a cost problem's is False
+    proven: bool = False
+    history_seconds: tuple = field(default=(), compare=False)
     node_count: int = 0
     max_depth: int = 0
     root_visits: tuple = ()

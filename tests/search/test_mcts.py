@@ -568,7 +568,7 @@ def test_node_statistics():
         (dict(iterations=10, cp=math.nan), "cp"),
         (dict(iterations=10, cp=1.0, schedule=ConstantSchedule(1.0)), "cp"),
         (dict(iterations=10, repeats=0), "repeats"),
-        (dict(iterations=10, expansion="lazy"), "expansion"),
+        (dict(iterations=10, expansion="eager"), "expansion"),
         (dict(iterations=10, seed=-3), "seed"),
         (dict(iterations=10, seed="abc"), "seed"),
         (dict(iterations=10, progress="sometimes"), "progress"),
