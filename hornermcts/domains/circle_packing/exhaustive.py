@@ -38,7 +38,7 @@ def solve_exhaustive(problem: Any, *, max_leaves: int = 1_000_000) -> Exhaustive
     best_value = -float("inf")
     best_moves: tuple = ()
     leaves = 0
-    stack = [(problem.root(), ())]
+    stack: list[tuple[Any, tuple]] = [(problem.root(), ())]
     while stack:
         state, path = stack.pop()
         moves = problem.moves(state)

@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...parse import ParseError
 
@@ -57,7 +57,6 @@ def _frozen(values, dtype) -> np.ndarray:
     return array
 
 
-@dataclass(frozen=True, eq=False)
 class Instance:
     """A container ``width`` x ``height`` and tube types (one entry per type in each array).
 
@@ -75,7 +74,8 @@ class Instance:
     note : str
         Free text, e.g. how a substitute was generated.
 
-    Invalid values raise :class:`~hornermcts.errors.OptionError`.
+    Invalid values raise :class:`~hornermcts.errors.OptionError`. The
+    arrays are read only.
 
     Examples
     --------
@@ -88,27 +88,34 @@ class Instance:
     hornermcts.errors.OptionError: tube type 0: internal radius 2.0 must be below the external radius 2.0
     """
 
+    __slots__ = ("width", "height", "r_ext", "r_int", "value", "count", "name", "note")
+
     width: float
     height: float
     r_ext: np.ndarray
     r_int: np.ndarray
     value: np.ndarray
     count: np.ndarray
-    name: str = "instance"
-    note: str = field(default="", compare=False)
+    name: str
+    note: str
 
-    def __post_init__(self) -> None:
+    def __init__(self, width: float, height: float, r_ext: ArrayLike, r_int: ArrayLike, value: ArrayLike,
+                 count: ArrayLike, *, name: str = "instance", note: str = "") -> None:
         from ...errors import OptionError
 
-        for label in ("width", "height"):
-            number = float(getattr(self, label))
+        self.name = str(name)
+        self.note = str(note)
+        sizes = []
+        for label, number in (("width", width), ("height", height)):
+            number = float(number)
             if not (math.isfinite(number) and number > 0):
                 raise OptionError(f"container {label} must be a finite number > 0, got {number}")
-            object.__setattr__(self, label, number)
-        arrays = {key: np.asarray(getattr(self, key), dtype=float).ravel()
-                  for key in ("r_ext", "r_int", "value", "count")}
-        sizes = {len(a) for a in arrays.values()}
-        if len(sizes) != 1 or 0 in sizes:
+            sizes.append(number)
+        self.width, self.height = sizes
+        given = {"r_ext": r_ext, "r_int": r_int, "value": value, "count": count}
+        arrays = {key: np.asarray(a, dtype=float).ravel() for key, a in given.items()}
+        lengths = {len(a) for a in arrays.values()}
+        if len(lengths) != 1 or 0 in lengths:
             raise OptionError("r_ext, r_int, value and count need one entry per tube type (at least one type)")
         for i in range(len(arrays["r_ext"])):
             re_, ri, v, c = (float(arrays[k][i]) for k in ("r_ext", "r_int", "value", "count"))
@@ -120,9 +127,10 @@ class Instance:
                 raise OptionError(f"tube type {i}: value must be a finite number >= 0, got {v}")
             if not (c >= 1 and c == int(c)):
                 raise OptionError(f"tube type {i}: count must be an integer >= 1, got {c}")
-        for key in ("r_ext", "r_int", "value"):
-            object.__setattr__(self, key, _frozen(arrays[key], np.float64))
-        object.__setattr__(self, "count", _frozen(arrays["count"], np.int64))
+        self.r_ext = _frozen(arrays["r_ext"], np.float64)
+        self.r_int = _frozen(arrays["r_int"], np.float64)
+        self.value = _frozen(arrays["value"], np.float64)
+        self.count = _frozen(arrays["count"], np.int64)
 
     @property
     def types(self) -> int:
@@ -160,13 +168,14 @@ class Instance:
                 f"{self.tubes} tubes)")
 
 
-def _number(word: str, what: str, fail) -> float:
+def _number(words: list[str], field: int, what: str, fail) -> float:
+    word = words[field]
     try:
         number = float(word)
     except ValueError:
-        fail(f"{what} {word!r} is not a number", word)
+        fail(f"{what} {word!r} is not a number", field)
     if not math.isfinite(number):
-        fail(f"{what} {word!r} is not finite", word)
+        fail(f"{what} {word!r} is not finite", field)
     return number
 
 
@@ -198,53 +207,51 @@ def parse_instance(text: str, *, filename: str = "<string>") -> Instance:
             starts.append(position + 1)
             position += len(word)
 
-        def fail(reason: str, word: str | None = None, *, _raw=raw, _lineno=lineno, _starts=starts,
-                 _words=words) -> None:
-            col = _starts[_words.index(word)] if word is not None and word in _words else 1
-            raise ParseError(reason, filename=filename, lineno=_lineno, col=col, text=_raw)
+        def fail(reason: str, field: int = 0, *, _raw=raw, _lineno=lineno, _starts=starts) -> None:
+            raise ParseError(reason, filename=filename, lineno=_lineno, col=_starts[field], text=_raw)
 
         keyword = words[0].lower()
         if keyword == "name":
             if named or len(words) != 2:
-                fail("'name' takes one word and appears at most once", words[0])
+                fail("'name' takes one word and appears at most once", 0)
             name, named = words[1], True
         elif keyword == "container":
             if width is not None:
-                fail("a second 'container' line", words[0])
+                fail("a second 'container' line", 0)
             if len(words) != 3:
-                fail(f"'container' takes WIDTH HEIGHT, got {len(words) - 1} field(s)", words[0])
-            width = _number(words[1], "width", fail)
-            height = _number(words[2], "height", fail)
-            for word, number in ((words[1], width), (words[2], height)):
+                fail(f"'container' takes WIDTH HEIGHT, got {len(words) - 1} field(s)", 0)
+            width = _number(words, 1, "width", fail)
+            height = _number(words, 2, "height", fail)
+            for field, number in ((1, width), (2, height)):
                 if number <= 0:
-                    fail(f"container size {word} must be > 0", word)
+                    fail(f"container size {words[field]} must be > 0", field)
         elif keyword == "tube":
             if len(words) not in (4, 5):
-                fail(f"'tube' takes R_EXT R_INT VALUE [COUNT], got {len(words) - 1} field(s)", words[0])
-            re_ = _number(words[1], "external radius", fail)
-            ri = _number(words[2], "internal radius", fail)
-            v = _number(words[3], "value", fail)
+                fail(f"'tube' takes R_EXT R_INT VALUE [COUNT], got {len(words) - 1} field(s)", 0)
+            re_ = _number(words, 1, "external radius", fail)
+            ri = _number(words, 2, "internal radius", fail)
+            v = _number(words, 3, "value", fail)
             if re_ <= 0:
-                fail(f"external radius {words[1]} must be > 0", words[1])
+                fail(f"external radius {words[1]} must be > 0", 1)
             if not 0 <= ri < re_:
                 fail(f"internal radius {words[2]} must be below the external radius {words[1]}"
-                     if ri >= re_ else f"internal radius {words[2]} must be >= 0", words[2])
+                     if ri >= re_ else f"internal radius {words[2]} must be >= 0", 2)
             if v < 0:
-                fail(f"value {words[3]} must be >= 0", words[3])
+                fail(f"value {words[3]} must be >= 0", 3)
             c = 1
             if len(words) == 5:
                 try:
                     c = int(words[4])
                 except ValueError:
-                    fail(f"count {words[4]!r} is not an integer", words[4])
+                    fail(f"count {words[4]!r} is not an integer", 4)
                 if c < 1:
-                    fail(f"count {words[4]} must be >= 1", words[4])
+                    fail(f"count {words[4]} must be >= 1", 4)
             r_ext.append(re_)
             r_int.append(ri)
             value.append(v)
             count.append(c)
         else:
-            fail(f"unknown record {words[0]!r} (expected name, container or tube)", words[0])
+            fail(f"unknown record {words[0]!r} (expected name, container or tube)", 0)
     if width is None or height is None:
         raise ParseError("no 'container WIDTH HEIGHT' line", filename=filename, lineno=last, col=1, text="")
     if not r_ext:

@@ -32,10 +32,10 @@ hornermcts.domains.circle_packing.packing.InvalidPacking: tubes 1 and 2 (both in
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...errors import HornerMCTSError
 from .instance import Instance
@@ -55,20 +55,21 @@ def _frozen(values, dtype) -> np.ndarray:
     return array
 
 
-@dataclass(frozen=True, eq=False)
 class Packing:
-    """Placed tubes in placement order (parallel arrays; see the module docstring)."""
+    """Placed tubes in placement order (parallel arrays, read only; see the module docstring)."""
+
+    __slots__ = ("kinds", "holders", "xs", "ys")
 
     kinds: np.ndarray
     holders: np.ndarray
     xs: np.ndarray
     ys: np.ndarray
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "kinds", _frozen(self.kinds, np.int64))
-        object.__setattr__(self, "holders", _frozen(self.holders, np.int64))
-        object.__setattr__(self, "xs", _frozen(self.xs, np.float64))
-        object.__setattr__(self, "ys", _frozen(self.ys, np.float64))
+    def __init__(self, kinds: ArrayLike, holders: ArrayLike, xs: ArrayLike, ys: ArrayLike) -> None:
+        self.kinds = _frozen(kinds, np.int64)
+        self.holders = _frozen(holders, np.int64)
+        self.xs = _frozen(xs, np.float64)
+        self.ys = _frozen(ys, np.float64)
         if not len(self.kinds) == len(self.holders) == len(self.xs) == len(self.ys):
             from ...errors import OptionError
 
