@@ -216,8 +216,9 @@ def measure(problem, name: str, seconds: float, *, coded: bool = False) -> list[
         runs.insert(2, ("nrpa level 1, coded", nrpa_coded))
     rows = []
     for label, run in runs:
-        probe, _ = _rate(run, 20)  # warm-up (Numba compile or cache load) and a first rate
-        rate, done = _rate(run, max(20, int(probe * seconds)))
+        run(20)  # warm-up: Numba compile or cache load
+        probe, _ = _rate(run, 200)
+        rate, done = _rate(run, max(200, int(probe * seconds)))
         rows.append((name, label, rate, done))
     return rows
 

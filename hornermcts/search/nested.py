@@ -16,11 +16,17 @@ policy towards it after each; level 0 is a playout of the softmax policy
 by Replay.  Level 0 with a budget is the paper's *Sampling* (repeated
 playouts; with a prior, "Sampling with the prior").
 
+Both maximise a reward or minimise a cost (a problem defines one of the two,
+:mod:`hornermcts.search.values`); an :class:`~hornermcts.search.values.Infeasible`
+outcome ranks below every feasible one.  Results, history, target and
+progress are in the problem's own sense.
+
 Both share how a run ends.  Without a budget a search runs once, to the end
 of its top level.  With ``playouts=`` and/or ``time_limit=`` the budget
 decides: a top-level search that ends early is restarted (a fresh policy for
 NRPA; DOMAINS.md B5.1) until the budget is used up.  ``target=`` stops as
-soon as a playout scores at least that much, and the result records the
+soon as a feasible playout is at least that good (a reward ``>= target``, a
+cost ``<= target``), and the result records the
 playouts and seconds spent when it was first reached (the paper's tables
 count problems "solved within budget b").  Every playout counts, including
 the evaluation of a state that is already terminal; the history records
@@ -53,9 +59,8 @@ Examples
 from __future__ import annotations
 
 import math
-import numbers
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Callable
 
@@ -69,11 +74,11 @@ from .prior import Prior
 from .problem import check_problem
 from .progress import make_progress
 from .result import SearchResult
+from .values import Infeasible, better, is_cost_problem, outcome
 
-__all__ = ["nmcs", "nrpa", "NestedResult", "CLOCKS"]
+__all__ = ["nmcs", "nrpa", "NestedResult"]
 
-#: The clocks a time limit can be measured on: wall time, or CPU time of this process.
-CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+_CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 @dataclass(frozen=True)
@@ -82,13 +87,20 @@ class NestedResult(SearchResult):
 
     The fields of :class:`~hornermcts.search.result.SearchResult`:
     ``best_moves`` the move sequence (root to terminal state) of the best
-    playout, ``best_value`` its reward, ``iterations`` the playouts done,
-    ``history`` ``(playouts done, best)`` per improvement, ``stopped`` one of
-    ``"iterations"`` (the playout budget, or without a budget the search,
-    is used up), ``"time"``, ``"target"``, ``"interrupt"``; plus:
+    playout, ``best_value`` its reward or cost (``-inf`` / ``inf`` if no
+    playout finished), ``iterations`` the playouts done, ``history``
+    ``(playouts done, best)`` per improvement, ``elapsed`` seconds on
+    :attr:`clock`, ``stopped`` one of ``"iterations"`` (the playout budget,
+    or without a budget the search, is used up), ``"time"``, ``"target"``,
+    ``"interrupt"``; plus:
 
     Attributes
     ----------
+    maximize : bool
+        False for a cost problem (``best_value`` is then a cost).
+    history_seconds : tuple of float
+        When each ``history`` entry was found: seconds since the start, on
+        :attr:`clock`.
     best_state : object
         The terminal state of ``best_moves``.
     level : int
@@ -99,22 +111,24 @@ class NestedResult(SearchResult):
     target : float or None
         The ``target=`` given.
     reached : int or None
-        Playouts done when a playout first scored ``>= target`` (``None``
-        if never, or without a target).
+        Playouts done when a playout first reached the target (``None`` if
+        never, or without a target): the problem counts as solved within
+        any playout budget ``>= reached``.
     reached_seconds : float or None
         Seconds (on :attr:`clock`) from the start to that playout.
     clock : str
-        ``"wall"`` or ``"cpu"``: what ``time_limit`` and
-        :attr:`reached_seconds` measure.  :attr:`elapsed` is always wall
-        time.
+        ``"wall"`` or ``"cpu"``: what ``time_limit``, :attr:`elapsed` and
+        the seconds above measure.
     """
 
+    maximize: bool = True  # type: ignore[misc]  # per result: a cost problem's is False
+    history_seconds: tuple = field(default=(), compare=False)
     best_state: Any = None
     level: int = 0
     searches: int = 0
     target: float | None = None
     reached: int | None = None
-    reached_seconds: float | None = None
+    reached_seconds: float | None = field(default=None, compare=False)
     clock: str = "wall"
 
 
@@ -126,19 +140,29 @@ class _Stop(Exception):
         self.reason = reason
 
 
-class _Book:
-    """Every playout's score goes through :meth:`record`: the count, the best, the budget, progress."""
+def _ranks_at_least(new: Any, old: Any) -> bool:
+    """``new >= old`` in the search's ranking (None: nothing yet)."""
+    return old is None or not better(old, new)
 
-    __slots__ = ("count", "best_value", "best_moves", "best_state", "history", "limit", "deadline", "clock",
-                 "start", "target", "reached", "reached_seconds", "callback", "last_report")
+
+class _Book:
+    """Every playout's outcome goes through :meth:`record`: the count, the best, the budget, progress.
+
+    Outcomes are in the search's sense (maximised floats, or Infeasible).
+    """
+
+    __slots__ = ("count", "best", "best_moves", "best_state", "history", "seconds", "limit", "deadline", "clock",
+                 "start", "target", "reached", "reached_seconds", "callback", "last_report", "shown")
 
     def __init__(self, *, limit: int | None, time_limit: float | None, clock: Callable[[], float],
-                 target: float | None, callback: Callable[[int, float], None] | None) -> None:
+                 target: float | None, callback: Callable[[int, float], None] | None,
+                 shown: Callable[[Any], Any]) -> None:
         self.count = 0
-        self.best_value = -math.inf
+        self.best: Any = None
         self.best_moves: tuple = ()
         self.best_state: Any = None
-        self.history: list[tuple[int, float]] = []
+        self.history: list[tuple[int, Any]] = []
+        self.seconds: list[float] = []
         self.limit = limit
         self.clock = clock
         self.start = clock()
@@ -148,19 +172,19 @@ class _Book:
         self.reached_seconds: float | None = None
         self.callback = callback
         self.last_report = time.perf_counter()
+        self.shown = shown
 
-    def record(self, score: float, moves: Any, state: Any) -> None:
-        if score != score:
-            raise OptionError(f"problem.reward returned NaN for state {state!r}")
+    def record(self, score: Any, moves: Any, state: Any) -> None:
         self.count += 1
-        if score > self.best_value:
-            self.best_value = score
+        if self.best is None or better(score, self.best):
+            self.best = score
             self.best_moves = tuple(moves)
             self.best_state = state
             self.history.append((self.count, score))
-            if self.target is not None and score >= self.target:
+            self.seconds.append(self.clock() - self.start)
+            if self.target is not None and score.__class__ is not Infeasible and score >= self.target:
                 self.reached = self.count
-                self.reached_seconds = self.clock() - self.start
+                self.reached_seconds = self.seconds[-1]
                 raise _Stop("target")
         if self.limit is not None and self.count >= self.limit:
             raise _Stop("iterations")
@@ -170,21 +194,7 @@ class _Book:
             now = time.perf_counter()
             if now - self.last_report >= 0.25:
                 self.last_report = now
-                self.callback(self.count, self.best_value)
-
-
-def _clock(clock: Any) -> Callable[[], float]:
-    if not isinstance(clock, str) or clock not in CLOCKS:
-        raise OptionError(f"clock must be one of {tuple(CLOCKS)}, got {clock!r}")
-    return CLOCKS[clock]
-
-
-def _target(target: Any) -> float | None:
-    if target is None:
-        return None
-    if not (isinstance(target, numbers.Real) and not isinstance(target, bool) and not math.isnan(target)):
-        raise OptionError(f"target must be None or a number, got {target!r}")
-    return float(target)
+                self.callback(self.count, self.shown(self.best))
 
 
 def _drive(problem: Any, search: Callable[[_Book], None], *, level: int, playouts: Any, time_limit: Any,
@@ -192,12 +202,22 @@ def _drive(problem: Any, search: Callable[[_Book], None], *, level: int, playout
     """Run ``search(book)`` once, or again and again while a budget is left; catch the stops."""
     limit = integer("playouts", playouts, minimum=1, optional=True)
     limit_seconds = seconds("time_limit", time_limit)
-    read_clock = _clock(clock)
-    goal = _target(target)
+    if not isinstance(clock, str) or clock not in _CLOCKS:
+        raise OptionError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+    read_clock = _CLOCKS[clock]
+    cost = is_cost_problem(problem)
+    goal = None if target is None else finite("target", target)
+
+    def shown(value: Any) -> Any:
+        """A search value in the problem's sense (the empty best: the worst value)."""
+        if value is None:
+            return math.inf if cost else -math.inf
+        return -value if cost and value.__class__ is not Infeasible else value
+
     budgeted = limit is not None or limit_seconds is not None
     callback, close = make_progress(progress, total=limit if budgeted else natural)
-    book = _Book(limit=limit, time_limit=limit_seconds, clock=read_clock, target=goal, callback=callback)
-    wall = time.perf_counter()
+    book = _Book(limit=limit, time_limit=limit_seconds, clock=read_clock,
+                 target=None if goal is None else (-goal if cost else goal), callback=callback, shown=shown)
     searches = 0
     stopped = "iterations"
     try:
@@ -213,14 +233,16 @@ def _drive(problem: Any, search: Callable[[_Book], None], *, level: int, playout
     finally:
         if callback is not None:
             try:
-                callback(book.count, book.best_value)
+                callback(book.count, shown(book.best))
             except KeyboardInterrupt:
                 stopped = "interrupt"
         close()
-    return NestedResult(best_moves=book.best_moves, best_value=book.best_value, iterations=book.count,
-                        elapsed=time.perf_counter() - wall, stopped=stopped, seed=seed,
-                        history=tuple(book.history), best_state=book.best_state, level=level, searches=searches,
-                        target=goal, reached=book.reached, reached_seconds=book.reached_seconds, clock=clock)
+    return NestedResult(best_moves=book.best_moves, best_value=shown(book.best), iterations=book.count,
+                        elapsed=read_clock() - book.start, stopped=stopped, seed=seed,
+                        history=tuple((k, shown(v)) for k, v in book.history), maximize=not cost,
+                        history_seconds=tuple(book.seconds), best_state=book.best_state, level=level,
+                        searches=searches, target=goal, reached=book.reached, reached_seconds=book.reached_seconds,
+                        clock=clock)
 
 
 def nmcs(
@@ -235,13 +257,14 @@ def nmcs(
     seed: int | np.random.Generator | None = None,
     progress: Any = "auto",
 ) -> NestedResult:
-    """Nested Monte Carlo Search (Cazenave 2009) of ``problem``, maximising its reward.
+    """Nested Monte Carlo Search (Cazenave 2009) of ``problem``: the best sequence of moves.
 
     Parameters
     ----------
     problem : Problem
-        ``root``, ``moves``, ``apply``, ``reward`` and optionally
-        ``playout`` (see :mod:`hornermcts.search.problem`).
+        ``root``, ``moves``, ``apply``, ``reward`` (maximised) or ``cost``
+        (minimised), and optionally ``playout`` (see
+        :mod:`hornermcts.search.problem`).
     level : int, default 1
         Level of the search; 0 is a single playout (repeated while a budget
         lasts).  Level ``L`` costs about ``(b d)^L`` playouts for ``b``
@@ -254,7 +277,8 @@ def nmcs(
         ``time_limit`` in wall seconds (``time.perf_counter``) or in CPU
         seconds of this process (``time.process_time``).
     target : float, optional
-        Stop as soon as a playout's reward is ``>= target``.
+        Stop as soon as a feasible playout is at least this good (a reward
+        ``>= target``, a cost ``<= target``; ``stopped="target"``).
     playout : callable, optional
         ``policy(problem, state, rng) -> (terminal_state, moves)`` of level
         0; default ``problem.playout`` if it has one, else uniform random
@@ -263,7 +287,7 @@ def nmcs(
         The only source of randomness; the same int gives the same
         playout-bounded search.
     progress : None, bool, "auto" or callable
-        ``progress(playouts, best_reward)`` a few times a second and at the
+        ``progress(playouts, best_value)`` a few times a second and at the
         end; ``True`` for a tqdm bar; ``"auto"`` a bar on a terminal after
         one second.
 
@@ -297,10 +321,11 @@ def nmcs(
     else:
         raise OptionError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
     rng, used = generator(seed)
-    moves_of, apply, reward = problem.moves, problem.apply, problem.reward
+    moves_of, apply, score_of = problem.moves, problem.apply, outcome(problem)
 
-    def nested(book: _Book, depth: int, state: Any, played: list) -> tuple[float, list]:
-        best_score, best_seq = -math.inf, None
+    def nested(book: _Book, depth: int, state: Any, played: list) -> tuple[Any, list]:
+        best_score: Any = None
+        best_seq = None
         legal = moves_of(state)
         while len(legal):
             for move in legal:
@@ -309,18 +334,18 @@ def nmcs(
                     final, tail = play(child, rng)
                     seq = played + [move]
                     seq.extend(tail)
-                    score = float(reward(final))
+                    score = score_of(final)
                     book.record(score, seq, final)
                 else:
                     score, seq = nested(book, depth - 1, child, played + [move])
-                if score > best_score:
+                if best_score is None or better(score, best_score):
                     best_score, best_seq = score, seq
             move = best_seq[len(played)]  # type: ignore[index]
             state = apply(state, move)
             played.append(move)
             legal = moves_of(state)
         if best_seq is None:  # terminal on arrival
-            best_score = float(reward(state))
+            best_score = score_of(state)
             book.record(best_score, played, state)
             best_seq = played
         return best_score, best_seq
@@ -329,7 +354,7 @@ def nmcs(
         root = problem.root()
         if level == 0:
             final, moves = play(root, rng)
-            book.record(float(reward(final)), moves, final)
+            book.record(score_of(final), moves, final)
         else:
             nested(book, level, root, [])
 
@@ -353,12 +378,12 @@ def nrpa(
     seed: int | np.random.Generator | None = None,
     progress: Any = "auto",
 ) -> NestedResult:
-    """NRPA (Rosin 2011), or GNRPA with a bias (Cazenave 2024, Algs. 1-3), maximising the reward.
+    """NRPA (Rosin 2011), or GNRPA with a bias (Cazenave 2024, Algs. 1-3): the best sequence of moves.
 
     Parameters
     ----------
     problem : Problem
-        ``root``, ``moves``, ``apply``, ``reward``; optionally
+        ``root``, ``moves``, ``apply``, ``reward`` or ``cost``; optionally
         ``move_code(state, move)`` (the policy's key; default the move),
         ``prior(state, move)`` (for ``prior="problem"``), and the coded hook
         ``code_count`` + ``coded_playout`` (see :mod:`.policy`).
@@ -409,7 +434,7 @@ def nrpa(
     ('target', 1)
     >>> nrpa(Bits(), level=0, playouts=1000, target=1.0, seed=0, progress=None).reached is None
     True
-        """
+    """
     check_problem(problem)
     level = integer("level", level, minimum=0)  # type: ignore[assignment]
     n: int = integer("per_level", per_level, minimum=1)  # type: ignore[assignment]
@@ -429,7 +454,7 @@ def nrpa(
     else:
         raise OptionError(f"coded must be None, True or False, got {coded!r}")
     rng, used = generator(seed)
-    reward = problem.reward
+    score_of = outcome(problem)
     root = problem.root()
 
     if use_coded:
@@ -468,16 +493,16 @@ def nrpa(
         def copy(weights: Any) -> Any:
             return dict(weights)
 
-    def nested(book: _Book, depth: int, weights: Any) -> tuple[float, Any]:
+    def nested(book: _Book, depth: int, weights: Any) -> tuple[Any, Any]:
         if depth == 0:
             final, moves, trace = play(weights)
-            score = float(reward(final))
+            score = score_of(final)
             book.record(score, moves, final)
             return score, trace
-        best_score, best_trace = -math.inf, None
+        best_score, best_trace = None, None
         for _ in range(n):
             score, trace = nested(book, depth - 1, weights if depth == 1 else copy(weights))
-            if score >= best_score:
+            if _ranks_at_least(score, best_score):  # >=: a tie replaces the best (Alg. 3)
                 best_score, best_trace = score, trace
             adapt(weights, best_trace, step)  # type: ignore[arg-type]
         return best_score, best_trace

@@ -73,6 +73,8 @@ Examples
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
+from itertools import accumulate
 from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
@@ -193,17 +195,10 @@ def softmax_playout(problem: Any, weights: dict, rng: Any, *, bias: Bias | None 
                     logits, beta = plain, [0.0] * n
                 biases.extend(beta)  # type: ignore[union-attr]
             top = max(logits)
-            odds = [exp(x - top) for x in logits]
-            threshold = random() * sum(odds)
-            running = 0.0
-            pick = -1
-            for i, o in enumerate(odds):
-                running += o
-                if threshold < running:
-                    pick = i
-                    break
-            if pick < 0:  # rounding: the last move of positive probability
-                pick = max(i for i, o in enumerate(odds) if o > 0.0)
+            running = list(accumulate([exp(x - top) for x in logits]))
+            pick = bisect_right(running, random() * running[-1])  # the first running sum above the draw
+            if pick == n:  # rounding: the last move of positive probability
+                pick = max(i for i in range(n) if running[i] > (running[i - 1] if i else 0.0))
             move = legal[pick]
             chosen.append(len(codes) + pick)
             codes.extend(keys)

@@ -17,6 +17,7 @@ from hornermcts.errors import OptionError
 from hornermcts.search.nested import NestedResult, nmcs, nrpa
 from hornermcts.search.policy import Trace, adapt, move_probabilities, problem_bias, softmax_playout
 from hornermcts.search.prior import Prior
+from hornermcts.search.values import Infeasible
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -406,6 +407,68 @@ def test_the_result_has_the_core_fields_and_an_improving_history():
     assert counts[0] == 1 and all(b > a for a, b in zip(counts, counts[1:]))
     assert Tour(6).reward(replay(Tour(6), result.best_moves)) == result.best_value
     assert result.best_state == tuple(result.best_moves) and result.level == 2
+
+
+class TourCost:
+    """Tour(6) as a cost problem: the summed step costs, minimised; NRPA codes (previous, next)."""
+
+    def __init__(self):
+        self.tour = Tour(6)
+
+    def root(self):
+        return ()
+
+    def moves(self, state):
+        return self.tour.moves(state)
+
+    def apply(self, state, move):
+        return state + (move,)
+
+    def move_code(self, state, move):
+        return (state[-1] if state else None), move
+
+    def cost(self, state):
+        return round(-100 * self.tour.reward(state))
+
+
+def test_cost_problems_are_minimised_and_reported_as_costs():
+    problem = TourCost()
+    best = min(problem.cost(p) for p in itertools.permutations(range(6)))
+    calls = []
+    for result in (max((nmcs(problem, level=2, seed=s, progress=None) for s in range(3)), key=lambda r: -r.best_value),
+                   nrpa(problem, level=3, per_level=10, seed=0, progress=lambda i, v: calls.append(v))):
+        assert result.best_value == best and not result.maximize
+        assert problem.cost(replay(problem, result.best_moves)) == best
+        costs = [v for _, v in result.history]
+        assert costs[-1] == best and all(b < a for a, b in zip(costs, costs[1:]))
+    assert calls[-1] == best
+    solved = nrpa(problem, level=2, per_level=40, target=best + 2, playouts=5000, seed=0, progress=None)
+    assert solved.stopped == "target" and solved.best_value <= best + 2 and solved.reached == solved.iterations
+    early = nmcs(problem, level=1, playouts=1, seed=0, progress=None)
+    assert early.iterations == 1 and early.best_value == early.history[0][1] > 0
+
+
+def test_infeasible_outcomes_rank_below_every_feasible_one():
+    class AtMostTwo(Bits):
+        """Four bits, as many ones as possible but at most two: more is infeasible by the excess."""
+
+        def __init__(self):
+            super().__init__(4)
+
+        def reward(self, state):
+            ones = sum(state)
+            return Infeasible(ones - 2) if ones > 2 else float(ones)
+
+    for result in (nmcs(AtMostTwo(), level=2, seed=0, progress=None),
+                   nrpa(AtMostTwo(), level=2, per_level=20, seed=0, progress=None)):
+        assert result.best_value == 2.0 and sum(result.best_moves) == 2
+
+    class Never(Bits):
+        def reward(self, state):
+            return Infeasible(1 + sum(state))
+
+    result = nrpa(Never(3), level=1, per_level=30, target=0.0, seed=0, progress=None)
+    assert result.best_value == Infeasible(1) and result.best_moves == (0, 0, 0) and result.reached is None
 
 
 class Interrupting(Tour):
