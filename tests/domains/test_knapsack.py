@@ -18,7 +18,8 @@ from hornermcts.domains.knapsack import (
 )
 from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
-from hornermcts.search import check_problem
+from hornermcts.domains.knapsack.cli import MCTS_SETTINGS
+from hornermcts.search import check_problem, mcts
 
 
 @st.composite
@@ -154,6 +155,36 @@ def test_bad_moves_and_states():
         problem.apply(leaf, True)
     with pytest.raises(OptionError):
         Knapsack((1, 2))
+
+
+# -- MCTS (the search core's thesis options) ----------------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(instances(max_items=10, max_weight=40), st.integers(0, 1000))
+def test_mcts_with_pruning_finds_and_proves_the_optimum(instance, seed):
+    problem = Knapsack(instance)
+    result = mcts(problem, iterations=20_000, prune=True, seed=seed, progress=None, **MCTS_SETTINGS)
+    assert result.stopped == "exhausted" and result.proven
+    assert result.best_value == knapsack_dp(instance)[0] == result.best_state.value
+    replay = problem.root()
+    for move in result.best_moves:
+        replay = problem.apply(replay, move)
+    assert replay == result.best_state and instance.value_of(problem.items(replay)) == result.best_value
+
+
+def test_pruning_proves_with_fewer_simulations():
+    instance = generate(14, seed=11, max_weight=60)
+    problem = Knapsack(instance)
+    pruned = mcts(problem, iterations=100_000, prune=True, seed=0, progress=None, **MCTS_SETTINGS)
+    plain = mcts(problem, iterations=100_000, prune=False, seed=0, progress=None, **MCTS_SETTINGS)
+    assert pruned.proven and plain.proven and pruned.best_value == plain.best_value == knapsack_dp(instance)[0]
+    assert pruned.iterations * 20 < plain.iterations  # measured: 44 against 7491
+
+
+def test_cli_mcts(capsys):
+    assert main(["knapsack", "--generate", "12", "--seed", "5", "--method", "mcts", "-n", "5000"]) == 0
+    out = capsys.readouterr().out
+    assert f"value {knapsack_dp(generate(12, seed=5))[0]}," in out and "optimal (the tree is exhausted)" in out
 
 
 # -- instances and files ------------------------------------------------------------------------------------

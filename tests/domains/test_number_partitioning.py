@@ -17,6 +17,7 @@ from hornermcts.domains.number_partitioning import (
     JOIN,
     SPLIT,
     THESIS_INSTANCES,
+    THESIS_MCTS,
     NumberPartitioning,
     brute_force_partition,
     complete_kk,
@@ -30,6 +31,7 @@ from hornermcts.domains.number_partitioning import (
 )
 from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
+from hornermcts.search import check_problem, mcts
 
 small_numbers = st.lists(st.integers(1, 2**12), min_size=1, max_size=9)
 wide_numbers = st.lists(st.integers(1, 2**70), min_size=1, max_size=9)
@@ -219,6 +221,59 @@ def test_partition_from_moves_rejects_bad_paths():
         partition_from_moves([1, 2, 3], [SPLIT, SPLIT, SPLIT])
 
 
+@pytest.mark.parametrize("numbers", [generate(40, seed=1), generate(200, seed=2), [5, 5, 4, 4, 3, 3, 2, 2, 1, 1, 9],
+                                     [2**80, 3, 3, 2, 2, 1, 1]])
+def test_the_protocol(numbers):
+    check_problem(NumberPartitioning(numbers), simulations=30, seed=0)
+
+
+# -- MCTS (the search core's thesis options) ----------------------------------------------------------
+
+@settings(max_examples=40, deadline=None)
+@given(st.one_of(small_numbers, wide_numbers, numbers_with_ties), st.booleans())
+def test_mcts_finds_and_proves_the_optimum_on_tiny_instances(numbers, prune):
+    problem = NumberPartitioning(numbers)
+    result = mcts(problem, iterations=50_000, seed=0, progress=None, target=problem.target, prune=prune,
+                  **THESIS_MCTS)
+    optimum = brute_force_partition(numbers).discrepancy
+    assert result.stopped in ("exhausted", "target")
+    assert result.proven == (result.stopped == "exhausted")
+    e = problem.discrepancy(result.best_state)
+    assert e == optimum and result.best_value == math.log2(e + 1)
+    check(numbers, partition_from_moves(numbers, result.best_moves), e)
+
+
+def test_mcts_runs_one_kk_for_two_children():
+    problem = NumberPartitioning(generate(60, seed=4))
+    result = mcts(problem, iterations=600, seed=1, progress=None, **THESIS_MCTS)
+    assert result.iterations == 600 and result.stopped == "iterations"
+    # the root, then one KK run per expanded node: its JOIN child (the SPLIT child comes from the cache)
+    assert problem.kk_runs <= result.iterations // 2 + 2
+
+
+def test_mcts_stops_at_the_first_perfect_partition():
+    numbers = generate(24, seed=6)
+    numbers = [a >> 12 for a in numbers]  # 24 numbers of 12 bits: perfect partitions abound, KK misses them
+    numbers = [a or 1 for a in numbers]
+    solution = solve(numbers, "mcts", seconds=5.0)
+    assert solution.stopped == "target" and solution.discrepancy <= 1
+    assert solution.seconds < 4.0
+    check(numbers, solution.partition, solution.discrepancy)
+
+
+def test_solve_mcts_improves_on_kk_and_reports_its_history():
+    numbers = generate(60, seed=3)
+    solution = solve(numbers, "mcts", seconds=0.5, seed=2)
+    check(numbers, solution.partition, solution.discrepancy)
+    kk = math.log2(karmarkar_karp(numbers) + 1)
+    assert solution.history[0][1] == kk and solution.value < kk - 2
+    assert solution.history[-1][1] == solution.value
+    assert all(a[0] <= b[0] and a[1] > b[1] for a, b in zip(solution.history, solution.history[1:]))
+    assert 0.5 <= solution.seconds < 1.5 and solution.simulations > 100 and solution.stopped == "time"
+    with pytest.raises(OptionError, match="apply to mcts only"):
+        solve(numbers, "dfs", seconds=0.1, prune=True)
+
+
 # -- complete KK DFS --------------------------------------------------------------------------------
 
 @settings(max_examples=80, deadline=None)
@@ -300,11 +355,20 @@ def test_cli_kk_and_dfs(tmp_path, capsys):
         (["partition", "--generate", "0", "--method", "kk"], "positive int"),
         (["partition", "--generate", "5", "--time", "0"], "--time must be > 0"),
         (["partition", "--generate", "5", "--method", "kk", "--prune"], "--prune goes with"),
+        (["partition", "--generate", "5", "--instance", "hard0100"], "exactly one instance"),
     ],
 )
 def test_cli_errors_exit_2(argv, message, capsys):
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_mcts(capsys):
+    assert main(["partition", "--generate", "14", "--seed", "3", "--method", "mcts", "--time", "2", "--prune"]) == 0
+    out = capsys.readouterr().out
+    e = int(out.split("E = ")[1].split()[0])
+    assert e == brute_force_partition(generate(14, seed=3)).discrepancy
+    assert "stopped: exhausted, optimal" in out or "stopped: target" in out
 
 
 def test_cli_bad_file_names_file_and_line(tmp_path, capsys):

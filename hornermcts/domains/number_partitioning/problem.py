@@ -227,15 +227,16 @@ class NumberPartitioning:
         """Karmarkar-Karp from ``state`` to a leaf: ``(leaf, [SPLIT] * k)``; ``rng`` is not used.
 
         The answer for the SPLIT child (the same leaf, one move fewer) is
-        cached, and taken out of the cache when the child is simulated.
+        cached, and taken out of the cache when the child is simulated
+        (which caches its own SPLIT child's, and so on down KK's path).
         """
         cached = self._cache.pop(state, None)
         if cached is not None:
             leaf, steps = cached
-            return leaf, [SPLIT] * steps
-        leaf, steps = self.descend(state)
-        self.kk_runs += 1
-        if steps:
+        else:
+            leaf, steps = self.descend(state)
+            self.kk_runs += 1
+        if steps:  # the SPLIT child's KK is the rest of this one
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
             self._cache[self.apply(state, SPLIT)] = (leaf, steps - 1)

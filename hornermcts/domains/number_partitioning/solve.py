@@ -8,7 +8,8 @@ over CPU time. The command line and ``benchmarks/thesis_partitioning.py``
 call it.
 
 MCTS runs in the thesis's faithful setting (:data:`THESIS_MCTS`): full
-expansion (both children of a node at once, one KK run serving both),
+expansion (both children of a node created and simulated at once, Rei's
+``EXPANSION_LIMIT = inf``; one KK run serves both),
 Rei's best-value statistic with the parent's normalisation, ``C = sqrt(2)``,
 CPU-time budget, stopping at the first perfect partition.
 
@@ -40,7 +41,8 @@ __all__ = ["solve", "Solution", "METHODS", "THESIS_MCTS"]
 METHODS = ("kk", "dfs", "mcts")
 
 #: The thesis's MCTS setting for number partitioning (§4.2; DOMAINS.md A5): options of ``mcts``.
-THESIS_MCTS: dict[str, Any] = dict(expansion="full", value="best", normalize="parent", cp=sqrt(2), clock="cpu")
+THESIS_MCTS: dict[str, Any] = dict(expansion="full", expansion_limit=None, value="best", normalize="parent",
+                                   cp=sqrt(2), clock="cpu")
 
 
 @dataclass(frozen=True)
@@ -128,5 +130,5 @@ def _mcts(values: list, seconds: float, seed: int, options: dict) -> tuple:
     settings.setdefault("target", problem.target)
     result = mcts(problem, time_limit=seconds, seed=seed, progress=None, **settings)
     e = problem.discrepancy(result.best_state)
-    history = tuple(zip(result.seconds, (value for _, value in result.history)))
+    history = tuple(zip(result.history_seconds, (value for _, value in result.history)))
     return e, tuple(result.best_moves), history, result.iterations, bool(result.proven), result.stopped
