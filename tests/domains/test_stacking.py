@@ -32,11 +32,15 @@ from hornermcts.domains.stacking import (
     read_instance,
     root_state,
     simulate,
+    solve,
     solve_exhaustive,
+    tree_search,
 )
 from hornermcts.domains.stacking import kernels
+from hornermcts.cli import main
 from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
+from hornermcts.search import check_problem
 
 # the project's stacking data: where HORNERMCTS_STACKING_DATA says, else in the
 # shared/ folder beside the repository; the library itself assumes no folder
@@ -500,3 +504,80 @@ def test_tree_optimum_on_tiny_instances(index):
 def test_exhaustive_on_the_shipped_test_instance():
     problem = StackingProblem(read_instance(DATA / "test.txt"))
     assert solve_exhaustive(problem)[0] == 1 == simulate(problem.instance, seed=0).relocations
+
+
+# --------------------------------------------------------------------------
+# the search protocol and MCTS
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_check_problem_on_tiny_instances(index):
+    check_problem(StackingProblem(tiny_instances()[index]), simulations=40, seed=0)
+
+
+def test_check_problem_on_larger_and_shipped_instances():
+    check_problem(StackingProblem(random_instance(60, 4, seed=3)), simulations=5, seed=0)
+    check_problem(StackingProblem(StackingInstance([0, 1, 2], [3, 4, 5], width=2)), simulations=10, seed=0)
+
+
+@needs_data
+@pytest.mark.slow
+def test_check_problem_on_a_thesis_instance():
+    check_problem(StackingProblem(find_instance("40-C", DATA)), simulations=2, seed=0)
+
+
+@pytest.mark.parametrize("index", range(8))
+def test_mcts_with_pruning_finds_and_proves_the_tree_optimum(index):
+    inst = tiny_instances()[index]
+    optimum = solve_exhaustive(StackingProblem(inst))[0]
+    result = tree_search(inst, iterations=20_000, seed=index)
+    assert result.best_value == optimum and result.proven and result.stopped == "exhausted"
+    assert check_solution(inst, StackingProblem(inst).solution(result.best_moves).placements) == optimum
+
+
+def test_tree_search_is_reproducible_and_its_history_is_timed():
+    inst = random_instance(80, 4, seed=2)
+    a, b = (tree_search(inst, iterations=150, seed=3) for _ in range(2))
+    assert (a.best_value, a.best_moves, a.history) == (b.best_value, b.best_moves, b.history)
+    assert a.maximize is False and len(a.history_seconds) == len(a.history)
+    assert [v for _, v in a.history] == sorted((v for _, v in a.history), reverse=True)
+    plain = tree_search(inst, iterations=150, seed=3, prune=False, value="mean", normalize=None)
+    assert plain.iterations == 150 and not plain.proven
+
+
+def test_solve_checks_and_reports_both_methods():
+    inst = random_instance(40, 3, seed=9)
+    for method in ("ms", "mcts"):
+        outcome = solve(inst, method, iterations=200, seed=1)
+        assert outcome.method == method and outcome.simulations == 200 and outcome.clock == "cpu"
+        assert outcome.relocations == check_solution(inst, outcome.solution.placements)
+        assert outcome.history[-1][1] == outcome.relocations and outcome.seconds > 0
+        assert [s for s, _ in outcome.history] == sorted(s for s, _ in outcome.history)
+    with pytest.raises(OptionError, match="method"):
+        solve(inst, "dfs", iterations=1)
+    with pytest.raises(OptionError, match="MS takes no search options"):
+        solve(inst, "ms", iterations=1, prune=False)
+
+
+# --------------------------------------------------------------------------
+# the command line
+
+
+def test_cli(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "three.txt"
+    path.write_text("int width := 2\nint items := 3\n--- end of header ---\n0 0 3\n1 1 4\n2 2 5\n")
+    assert main(["stacking", str(path), "--method", "ms", "--simulations", "20", "--show"]) == 0
+    out = capsys.readouterr().out
+    assert "date 4: relocate item 2 to stack 0" in out and "three: 1 relocation (ms), 20 simulations" in out
+    monkeypatch.setenv("HORNERMCTS_STACKING_DATA", str(tmp_path))
+    assert main(["stacking", "three", "--simulations", "50", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "three: 1 relocation (mcts)" in out and "optimal over the tree (exhausted)" in out
+    assert main(["stacking", "missing"]) == 2
+    assert "hornermcts: error: no instance file 'missing'" in capsys.readouterr().err
+    assert main(["stacking", "three", "--time", "0"]) == 2
+    assert "--time must be > 0" in capsys.readouterr().err
+    bad = tmp_path / "bad.txt"
+    bad.write_text("int width := 2\nint items := 1\n--- end of header ---\n0 3 3\n")
+    assert main(["stacking", str(bad)]) == 2
+    assert f"{bad}:4:1: item 0: release 3 is not before due 3" in capsys.readouterr().err

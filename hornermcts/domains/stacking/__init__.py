@@ -18,8 +18,9 @@ there is no height limit.  The package follows the thesis:
 - :mod:`~.state` and :mod:`~.problem`: the tree search problem
   (:class:`StackingProblem`, a cost problem with the inversion lower bound);
   :mod:`~.brute_force` (:func:`solve_exhaustive`), its optimum on tiny
-  instances; :mod:`~.tree_search` (:func:`tree_search`), MCTS in the thesis's
-  setting;
+  instances;
+- :mod:`~.solve`: :func:`tree_search` (MCTS in the thesis's setting,
+  :data:`THESIS_MCTS`) and :func:`solve` (MS or MCTS, the solution checked);
 - :mod:`~.cli`: ``hornermcts stacking``.
 
 Examples
@@ -42,6 +43,7 @@ from .problem import StackingProblem
 from .reader import DATA_VARIABLE, find_instance, parse_instance, read_instance
 from .simulation import fo_choice_set, fo_score, root_state, simulate
 from .solution import InvalidSolution, Solution, check_solution
+from .solve import METHODS, THESIS_MCTS, StackingRun, solve, tree_search
 from .state import StackingState
 
 __all__ = [
@@ -63,4 +65,9 @@ __all__ = [
     "StackingState",
     "StackingProblem",
     "solve_exhaustive",
+    "tree_search",
+    "solve",
+    "StackingRun",
+    "THESIS_MCTS",
+    "METHODS",
 ]
