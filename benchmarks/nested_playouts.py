@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import time
 
 import numpy as np
@@ -233,6 +234,7 @@ def main(argv=None) -> None:
     from hornermcts.domains.samegame import SameGame, random_board
     from hornermcts.families import hep_sigma
 
+    load = os.getloadavg()[0]
     start = time.process_time()
     tour = CodedTour(20, seed=1)
     tour.coded_playout((), np.zeros(tour.code_count), None, np.random.default_rng(0))
@@ -242,7 +244,8 @@ def main(argv=None) -> None:
     rows += measure(HornerOrderProblem(hep_sigma()), "Horner HEP(sigma)", args.seconds)
     lines = [f"{'problem':<18} {'search':<20} {'playouts/CPU s':>15} {'playouts':>9}"]
     lines += [f"{p:<18} {s:<20} {r:>15,.0f} {d:>9,}" for p, s, r, d in rows]
-    lines.append(f"(coded Tour kernel: first call {compile_seconds:.2f} CPU s, compile or cache load)")
+    lines.append(f"(coded Tour kernel: first call {compile_seconds:.2f} CPU s, compile or cache load; "
+                 f"load average at the start {load:.1f} on {os.cpu_count()} cores)")
     text = "\n".join(lines)
     print(text)
     if args.out:
