@@ -30,6 +30,9 @@ algorithms take their parts as parameters:
   Cross-Entropy Method, to tune any numeric parameters; every driver returns
   a :class:`SearchResult` (best moves, best value, iterations, elapsed,
   stop reason, seed, history) or a subclass;
+- nested Monte Carlo search: :func:`nmcs` (NMCS, any level) and :func:`nrpa`
+  (NRPA, and GNRPA with a bias: a :class:`Prior` learned by Replay,
+  Cazenave 2024), returning a :class:`NestedResult`;
 - :func:`shortlist`: search, then refine, then keep the best K, for any
   problem with a cost (the plan of :func:`hornermcts.optimize`);
 - :func:`check_problem`: the protocol, checked by random simulations (every
@@ -52,7 +55,9 @@ from .beam import beam_mcts, prune_depth
 from .cem import CEMResult, cem
 from .expansion import ThresholdExpansion, full_expansion, lazy_expansion, single_expansion
 from .mcts import backpropagate, descend, descend_interleaved, mcts, sa_uct
+from .nested import NestedResult, nmcs, nrpa
 from .normalised_uct import NormalisedUCT
+from .prior import Prior
 from .values import Infeasible
 from .permove import PerMoveResult, RootedProblem, per_move_search
 from .node import Node
@@ -71,6 +76,10 @@ __all__ = [
     "sa_uct",
     "Infeasible",
     "NormalisedUCT",
+    "nmcs",
+    "nrpa",
+    "NestedResult",
+    "Prior",
     "lazy_expansion",
     "descend_interleaved",
     "SearchResult",

@@ -37,10 +37,18 @@ Further optional methods, looked up by name by the algorithms that use them:
     tried, computed only as far as needed (``mcts(..., expansion="lazy")``).
 ``prior(state, move)`` / ``heuristic(state, move)``
     A non-negative preference for ``move`` in ``state`` (biased playouts,
-    GNRPA's prior, progressive bias).
+    progressive bias); :func:`~hornermcts.search.nested.nrpa` with
+    ``prior="problem"`` uses ``β = τ log prior`` (0 excludes the move).
 ``move_code(state, move)``
     A hashable code for ``move`` in ``state``, the key of an NRPA/GNRPA
-    policy weight (the move itself if moves are context free).
+    policy weight (default: the move itself, which must then be hashable).
+``prior_code(state, move)``
+    The code a learned :class:`~hornermcts.search.prior.Prior` counts
+    (Replay; default ``move_code``).
+``code_count`` and ``coded_playout(state, weights, bias, rng)``
+    The fast path of NRPA/GNRPA: integer codes in ``range(code_count)`` and
+    a compiled playout reading the weights (and the bias table) as NumPy
+    arrays; see :mod:`hornermcts.search.policy`.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ budgets, targets, seeds and Ctrl-C.
 """
 from __future__ import annotations
 
-import itertools
 import math
 import time
 
@@ -19,76 +18,7 @@ from hypothesis import strategies as st
 from hornermcts.errors import OptionError
 from hornermcts.search import Infeasible, Node, NormalisedUCT, check_problem, mcts
 from hornermcts.search.pruning import prune, remove
-from helpers.toys import Tour, replay, walk
-
-
-class Knapsack:
-    """Pack items in turn (1) or skip them (0); overweight packings are Infeasible by the excess weight.
-
-    A reward problem with an upper bound (value so far plus every remaining
-    value), small enough to enumerate.
-    """
-
-    def __init__(self, values, weights, capacity):
-        self.values, self.weights, self.capacity = values, weights, capacity
-        self.applied = 0
-
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return (1, 0) if len(state) < len(self.values) else ()
-
-    def apply(self, state, move):
-        self.applied += 1
-        return state + (move,)
-
-    def reward(self, state):
-        weight = sum(w for w, take in zip(self.weights, state) if take)
-        if weight > self.capacity:
-            return Infeasible(weight - self.capacity)
-        return float(sum(v for v, take in zip(self.values, state) if take))
-
-    def bound(self, state):
-        return float(sum(v for v, take in zip(self.values, state) if take) + sum(self.values[len(state):]))
-
-    def optimum(self):
-        feasible = [r for r in map(self.reward, itertools.product((0, 1), repeat=len(self.values)))
-                    if not isinstance(r, Infeasible)]
-        return max(feasible)
-
-
-class TourCost:
-    """The toy tour of ``toys.Tour`` as a cost problem (minimise the total step cost), with a lower bound."""
-
-    def __init__(self, cities=6, seed=2024):
-        self.cities = cities
-        self.matrix = Tour(cities, seed=seed).cost  # Tour keeps its cost matrix in .cost
-
-    def root(self):
-        return ()
-
-    def moves(self, state):
-        return [x for x in range(self.cities) if x not in state]
-
-    def apply(self, state, move):
-        return state + (move,)
-
-    def cost(self, state):
-        previous, total = self.cities, 0
-        for x in state:
-            total += self.matrix[previous][x]
-            previous = x
-        return float(total)
-
-    def bound(self, state):
-        """The cost so far plus, for each city left, its cheapest way in."""
-        left = [x for x in range(self.cities) if x not in state]
-        return self.cost(state) + sum(min(row[x] for row in self.matrix) for x in left)
-
-    def optimum(self):
-        best = min(itertools.permutations(range(self.cities)), key=self.cost)
-        return self.cost(best), best
+from helpers.toys import Knapsack, Tour, TourCost, replay, walk
 
 
 def knapsack(seed=0, n=8):

@@ -4,9 +4,9 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from helpers.toys import Bits, Tour
+from helpers.toys import Bits, Tour, TourCost
 
-from hornermcts.search import (AnnealResult, SearchResult, anneal, beam_mcts, cem, mcts, per_move_search, sa_uct,
+from hornermcts.search import (SearchResult, anneal, beam_mcts, cem, mcts, nmcs, nrpa, per_move_search, sa_uct,
                                sp_mcts)
 from hornermcts.search.result import STOP_REASONS
 
@@ -21,6 +21,10 @@ DRIVERS = {
     "sp_mcts": lambda seed: sp_mcts(Bits(5), iterations=40, seed=seed, progress=None),
     "anneal": lambda seed: anneal(lambda p: sum(i * v for i, v in enumerate(p)), tuple(range(6)),
                                   iterations=200, t_start=2.0, t_end=0.05, seed=seed),
+    "nmcs": lambda seed: nmcs(Tour(), level=1, seed=seed, progress=None),
+    "nrpa": lambda seed: nrpa(Tour(), level=1, per_level=20, seed=seed, progress=None),
+    "mcts_cost": lambda seed: mcts(TourCost(), iterations=60, value="best", normalize="parent", seed=seed,
+                                   progress=None),
     "cem": lambda seed: cem(lambda p, rng: -(p["x"] - 0.3) ** 2, {"x": (0.0, 1.0)}, iterations=4,
                             population=10, elite=3, seed=seed),
 }
@@ -39,7 +43,7 @@ def test_every_driver_returns_the_core_fields(name):
     assert values and values[-1] == result.best_value
     better = (lambda a, b: a > b) if result.maximize else (lambda a, b: a < b)
     assert all(better(b, a) for a, b in zip(values, values[1:]))
-    assert result.maximize == (not isinstance(result, AnnealResult))
+    assert result.maximize == (name not in ("anneal", "mcts_cost"))  # the minimisers
 
 
 @pytest.mark.parametrize("name", sorted(DRIVERS))
