@@ -581,3 +581,39 @@ def test_cli(tmp_path, capsys, monkeypatch):
     bad.write_text("int width := 2\nint items := 1\n--- end of header ---\n0 3 3\n")
     assert main(["stacking", str(bad)]) == 2
     assert f"{bad}:4:1: item 0: release 3 is not before due 3" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------
+# the benchmark of Table 5.1
+
+
+def load_benchmark():
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "thesis_stacking.py"
+    spec = importlib.util.spec_from_file_location("thesis_stacking", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_data
+def test_benchmark_table_on_a_tiny_budget(tmp_path, monkeypatch):
+    import json
+
+    bench = load_benchmark()
+    monkeypatch.setenv("HORNERMCTS_STACKING_DATA", str(DATA))
+    out = tmp_path / "rows.jsonl"
+    rows = bench.table(0.3, 1, ["40-C"], out=out)
+    assert [(r["instance"], r["method"], r["seed"]) for r in rows] == [("40-C", "ms", 0), ("40-C", "mcts", 0)]
+    assert [json.loads(line) for line in out.read_text().splitlines()] == rows
+    inst = find_instance("40-C", DATA)
+    for row in rows:
+        assert set(row) >= {"best", "cpu_seconds", "simulations", "history", "budget", "stopped", "solution"}
+        assert check_solution(inst, row["solution"]) == row["best"] == row["history"][-1][1]
+        assert 0.3 <= row["cpu_seconds"] < 1.5 and row["simulations"] > 10
+        times = [t for t, _ in row["history"]]
+        assert times == sorted(times) and all(0 <= t <= row["cpu_seconds"] for t in times)
+    assert rows[0]["best"] == 41  # MS, as in the thesis
+    text = bench.format_table(rows)
+    assert "40-C" in text and "41.0     32.1     41.0     29.3" in text and "MS on 40-C exactly 41: [41] -> yes" in text
