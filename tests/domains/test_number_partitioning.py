@@ -5,8 +5,12 @@ independent enumeration of the whole complete-KK tree.
 """
 from __future__ import annotations
 
+import importlib.util
+import json
 import math
 import statistics
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -385,3 +389,43 @@ def test_brute_force_on_wide_numbers_uses_exact_ints():
     assert brute_force_partition([2**61, 2**61 - 3, 2]).discrepancy == 1  # the int64 path
     with pytest.raises(OptionError):
         brute_force_partition(list(range(1, 30)))
+
+
+# -- benchmarks/thesis_partitioning.py ------------------------------------------------------------------------
+
+def load_benchmark():
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "thesis_partitioning.py"
+    spec = importlib.util.spec_from_file_location("thesis_partitioning", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("thesis_partitioning", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_table_on_a_tiny_budget(tmp_path):
+    bench = load_benchmark()
+    out = tmp_path / "rows.jsonl"
+    rows = bench.table(0.2, [3], ["hard0100"], out=str(out))
+    assert [(r["instance"], r["method"], r["seed"]) for r in rows] == [
+        ("hard0100", "kk", None), ("hard0100", "dfs", None), ("hard0100", "mcts", 3)]
+    assert [json.loads(line) for line in out.read_text().splitlines()] == rows
+    numbers = thesis_instance("hard0100")
+    kk = math.log2(karmarkar_karp(numbers) + 1)
+    for row in rows:
+        bench.check_row(row)  # the partition rebuilt from the moves has the discrepancy reported
+        partition = partition_from_moves(numbers, [SPLIT if c == "s" else JOIN for c in row["moves"]])
+        check(numbers, partition, int(row["discrepancy"]))
+        assert row["n"] == 100 and row["budget"] == 0.2 and row["value"] <= kk
+        assert row["history"][-1][1] == row["value"] and row["history"][0][1] == kk
+        assert all(a[0] <= b[0] and a[1] > b[1] for a, b in zip(row["history"], row["history"][1:]))
+    kk_row, dfs_row, mcts_row = rows
+    assert kk_row["simulations"] == 1 and kk_row["value"] == kk
+    assert dfs_row["stopped"] == "time" and 0.2 <= dfs_row["cpu_seconds"] < 1.0 and dfs_row["simulations"] > 1000
+    assert mcts_row["stopped"] == "time" and 0.2 <= mcts_row["cpu_seconds"] < 1.0 and mcts_row["simulations"] > 100
+    text = bench.format_table(rows)
+    assert "hard0100" in text and "73.37" in text and "54.56" in text
+    with pytest.raises(OptionError, match="unknown instance"):
+        bench.table(0.1, 1, ["hard0150"])
+    broken = dict(mcts_row, discrepancy=str(int(mcts_row["discrepancy"]) + 2))
+    with pytest.raises(AssertionError):
+        bench.check_row(broken)
