@@ -26,8 +26,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("file", nargs="?", help="one positive integer per line ('#' comments)")
     source.add_argument("--generate", type=int, metavar="N", default=None,
                         help="N random integers uniform in [1, 2^N) instead of a file")
-    source.add_argument("--instance", choices=THESIS_INSTANCES, default=None,
-                        help="a generated substitute of the thesis's hard instances (N = 100 ... 1000)")
+    source.add_argument("--instance", choices=THESIS_INSTANCES, default=None, metavar="NAME",
+                        help="hard0100, hard0200, ..., hard1000: a generated substitute of the thesis's instance")
     source.add_argument("--seed", type=int, default=0, help="seed of --generate and of MCTS (default 0)")
     search = parser.add_argument_group("search")
     search.add_argument("--method", choices=METHODS, default="mcts", help="default mcts")

@@ -24,7 +24,8 @@ The sorted list wins: ``insort`` costs a binary search and a ``memmove``
 in C, and differences are small, so they go near the front of the list
 (the pop end is the back) and move little. It is what :func:`karmarkar_karp`,
 the tree search's simulation (:mod:`.problem`, which also tracks where the
-tree state's numbers came from: about 1.4x the bare loop) and the
+tree state's numbers came from and tests for a leaf at every step: 1.7x the
+bare loop at N = 100, 1.4x at N = 1000) and the
 complete-KK search (:mod:`.complete_kk`) use. No Numba kernel: Numba has no
 integers wider than 64 bits, and a multi-limb one was not written.
 
