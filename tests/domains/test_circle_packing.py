@@ -535,3 +535,81 @@ def test_cli_reports_a_parse_error_with_its_line(tmp_path, capsys):
     path.write_text("container 10 5\ntube 1 2 3\n")
     assert main(["circles", str(path)]) == 2
     assert f"{path}:2:8: internal radius" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------
+# MCTS (the core's thesis options) against brute force
+
+
+#: tiny instances whose optimum SG rarely or never reaches: (instance, tubes a node offers)
+HARD_TINY = {
+    "sg-tree": (Instance(56, 35, r_ext=[7.7, 9.2], r_int=[6.5, 5.5], value=[11, 7], count=[3, 3]), 1),
+    "two-tubes": (Instance(41, 29, r_ext=[6.2, 7.9, 10.0], r_int=[5.3, 0, 6.0], value=[11, 2, 3], count=[3, 1, 3]), 2),
+}
+
+
+@pytest.mark.parametrize("key", sorted(HARD_TINY))
+def test_brute_force_optimum_is_rare_for_sg(key):
+    inst, tubes = HARD_TINY[key]
+    best = solve_exhaustive(CirclePackingProblem(inst, tubes=tubes))
+    sg = SemiGreedy(inst)
+    rng = np.random.default_rng(0)
+    hits = sum(sg.run(rng).value(inst) >= best.value for _ in range(200))
+    assert hits < 40  # SG alone (MS) finds it in under a fifth of its constructions, or never
+
+
+@pytest.mark.parametrize("key", sorted(HARD_TINY))
+@pytest.mark.parametrize("prune", [False, True])
+def test_mcts_faithful_setting_finds_the_brute_force_optimum(key, prune):
+    from hornermcts.search import mcts
+
+    inst, tubes = HARD_TINY[key]
+    problem = CirclePackingProblem(inst, tubes=tubes)
+    best = solve_exhaustive(problem)
+    for seed in range(2):
+        result = mcts(problem, iterations=5000, clock="cpu", cp=math.sqrt(2), value="best", normalize="parent",
+                      expansion="single", prune=prune, seed=seed, progress=None)
+        assert result.best_value == best.value
+        assert check_packing(inst, result.best_state.packing()) == best.value
+        assert problem.replay(result.best_moves) == result.best_state
+        assert result.stopped == "exhausted" and result.proven
+        if not prune:
+            assert result.iterations >= best.leaves  # every leaf simulated once at least
+
+
+def test_compressed_and_plain_trees_have_the_same_optimum():
+    inst = tiny()
+    compressed = CirclePackingProblem(inst)
+    plain = CirclePackingProblem(inst, compress=False)
+    assert solve_exhaustive(compressed).value == solve_exhaustive(plain).value
+    assert solve_exhaustive(compressed).leaves == solve_exhaustive(plain).leaves
+    # with compression no inner node has a single move; the playout reports only the moves it chose
+    state = compressed.root()
+    rng = np.random.default_rng(2)
+    while compressed.moves(state):
+        assert len(compressed.moves(state)) >= 2
+        final, played = compressed.playout(state, np.random.default_rng(7))
+        plain_final, every = plain.playout(state, np.random.default_rng(7))
+        assert final == plain_final  # the same construction
+        assert len(every) == len(final) - len(state) and set(played) <= set(every)
+        state = compressed.apply(state, compressed.moves(state)[int(rng.integers(len(compressed.moves(state))))])
+    # ... while the plain tree has forced steps
+    forced, stack = 0, [plain.root()]
+    while stack:
+        state = stack.pop()
+        moves = plain.moves(state)
+        forced += len(moves) == 1
+        stack.extend(plain.apply(state, move) for move in moves)
+    assert forced > 0
+
+
+def test_run_mcts_and_the_cli_on_a_substitute(capsys):
+    from hornermcts.domains.circle_packing.cli import run_mcts
+
+    inst = substitute_instance("small03")
+    result = run_mcts(inst, time_limit=0.3, seed=0)
+    assert result.iterations > 1 and result.stopped == "time"
+    assert check_packing(inst, result.best_state.packing()) == result.best_value
+    assert main(["circles", "small03", "--method", "mcts", "--time", "0.3", "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert "mcts: value" in out and "iterations" in out

@@ -176,12 +176,15 @@ def harmonic_rank(u, m):
 
 @njit(cache=True)
 def complete(width, height, r_ext, r_int, order, remaining, kinds, holders, xs, ys, outer, inner, n, closed,
-             uniforms, rcl, tol):
+             uniforms, rcl, tol, choices, tubes):
     """Run SG from the first ``n`` placements to the end, in place; return the final number of placements.
 
     The arrays have room for every tube left; ``remaining`` is decremented
     and ``closed`` updated in place; step ``s`` draws its rank from
-    ``uniforms[s]``.
+    ``uniforms[s]``. ``choices[j]`` receives, for each placement ``j`` made,
+    the choices a tree offering ``tubes`` types has at that step: 1 for a
+    forced step, more otherwise (with ``tubes > 1``, only the first type's
+    positions are counted unless it has a single one).
     """
     step = 0
     while True:
@@ -189,6 +192,11 @@ def complete(width, height, r_ext, r_int, order, remaining, kinds, holders, xs, 
                                           outer, inner, n, closed, 1, rcl, tol)
         if holder == -2:
             return n
+        options = len(ok)
+        if options == 1 and tubes > 1:
+            more = next_options(width, height, r_ext, r_int, order, remaining, kinds, holders, xs, ys, outer, inner,
+                                n, closed, tubes, rcl, tol)
+            options = len(more[1])
         k = harmonic_rank(uniforms[step], len(ok))
         step += 1
         t = ok[k]
@@ -198,6 +206,7 @@ def complete(width, height, r_ext, r_int, order, remaining, kinds, holders, xs, 
         ys[n] = oy[k]
         outer[n] = r_ext[t]
         inner[n] = r_int[t]
+        choices[n] = options
         closed[n + 1] = False
         remaining[t] -= 1
         n += 1
@@ -278,19 +287,26 @@ class SemiGreedy:
     def run(self, rng: Any, start: Packing | None = None,
             closed: np.ndarray | None = None) -> Packing:
         """One construction from ``start`` (default: the empty container), every draw from ``rng``."""
-        packing, _ = self.finish(rng, start, closed)
+        packing, _, _ = self.finish(rng, start, closed)
         return packing
 
-    def finish(self, rng: Any, start: Packing | None = None,
-               closed: np.ndarray | None = None) -> tuple[Packing, np.ndarray]:
-        """Like :meth:`run`, also returning the final closed flags."""
+    def finish(self, rng: Any, start: Packing | None = None, closed: np.ndarray | None = None,
+               tubes: int = 1) -> tuple[Packing, np.ndarray, np.ndarray]:
+        """Like :meth:`run`; also return the final closed flags and, per placement made, the choices of its step.
+
+        A step has one choice (it is forced) exactly when a tree offering
+        ``tubes`` types per node (:class:`~.problem.CirclePackingProblem`)
+        has one move there.
+        """
         room = int(self.count.sum()) - (0 if start is None else len(start))
         remaining, kinds, holders, xs, ys, outer, inner, n = self.arrays(start, room)
         flags = self.closed_flags(start, closed, room)
         uniforms = rng.random(max(room, 1))
+        choices = np.zeros(len(kinds), np.int64)
         end = complete(self.instance.width, self.instance.height, self.r_ext, self.r_int, self.order, remaining,
-                       kinds, holders, xs, ys, outer, inner, n, flags, uniforms, self.rcl or 0, TOLERANCE)
-        return Packing(kinds[:end], holders[:end], xs[:end], ys[:end]), flags[: end + 1]
+                       kinds, holders, xs, ys, outer, inner, n, flags, uniforms, self.rcl or 0, TOLERANCE, choices,
+                       tubes)
+        return Packing(kinds[:end], holders[:end], xs[:end], ys[:end]), flags[: end + 1], choices[n:end]
 
 
 def semi_greedy(instance: Instance, seed: Any = None, *, rcl: int | None = None) -> Packing:

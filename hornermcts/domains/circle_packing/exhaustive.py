@@ -10,8 +10,8 @@ Examples
 >>> from hornermcts.domains.circle_packing import CirclePackingProblem, Instance
 >>> problem = CirclePackingProblem(Instance(60, 40, r_ext=[15, 6], r_int=[12, 0], value=[10, 2], count=[2, 4]))
 >>> best = solve_exhaustive(problem)
->>> best.value, best.leaves, len(best.moves)
-(28.0, 4, 6)
+>>> best.value, best.leaves, len(best.moves)  # two choices; the forced steps are taken at once
+(28.0, 4, 2)
 """
 
 from __future__ import annotations

@@ -18,6 +18,14 @@ defaults the tree is exactly the support of SG: every playout's moves are
 legal moves. A node is terminal when SG would stop: every tube placed or
 nothing fits anywhere.
 
+Forced steps (a single move: often a tube's bottom centre, or the only gap
+left) are taken at once (``compress=True``, the default): :meth:`root` and
+:meth:`apply` place them, so every inner node of the tree is a real choice
+and the playout reports only the moves it chose. Half or more of SG's steps
+are forced on the substitute instances; without this the tree would be a
+chain of one-child nodes there. The leaves, the playouts and their values
+are the same either way.
+
 The playout is SG (:class:`~hornermcts.domains.circle_packing.SemiGreedy`)
 from the node, every draw from the search's generator. The reward is the
 value of the terminal packing.
@@ -43,8 +51,10 @@ Examples
 >>> problem.moves(root)  # the two bottom corners for the big tube
 ((-1, 0, 15.0, 15.0), (-1, 0, 45.0, 15.0))
 >>> state = problem.apply(root, (-1, 0, 15.0, 15.0))
->>> problem.moves(state)  # next: telescope a rod into it, at its bottom
-((0, 1, 15.0, 9.0),)
+>>> len(state), state.holders.tolist()  # then two rods into it, forced (its bottom, then on top)
+(3, [-1, 0, 0])
+>>> problem.moves(state)  # the next big tube: a corner, or up against the first
+((-1, 0, 45.0, 15.0), (-1, 0, 43.2842712474619, 25.0))
 >>> final, played = problem.playout(state, np.random.default_rng(0))
 >>> problem.moves(final), problem.reward(final) == check_packing(inst, problem.packing(final))
 ((), True)
@@ -67,10 +77,12 @@ from .packing import Packing
 __all__ = ["CirclePackingProblem", "PackingState"]
 
 Move = tuple  # (holder, kind, x, y)
+DTYPES = (np.int64, np.int64, np.float64, np.float64)
 
 
-def _frozen(array: np.ndarray) -> np.ndarray:
-    array = np.ascontiguousarray(array)
+def _frozen(array: np.ndarray, dtype) -> np.ndarray:
+    # a private copy: two fields never share one array (pickle would store a reference, and the bytes differ)
+    array = np.array(array, dtype=dtype, copy=True)
     array.setflags(write=False)
     return array
 
@@ -86,10 +98,10 @@ class PackingState:
 
     def __init__(self, kinds: np.ndarray, holders: np.ndarray, xs: np.ndarray, ys: np.ndarray,
                  cache: tuple | None = None) -> None:
-        self.kinds = _frozen(np.asarray(kinds, np.int64))
-        self.holders = _frozen(np.asarray(holders, np.int64))
-        self.xs = _frozen(np.asarray(xs, np.float64))
-        self.ys = _frozen(np.asarray(ys, np.float64))
+        self.kinds = _frozen(kinds, np.int64)
+        self.holders = _frozen(holders, np.int64)
+        self.xs = _frozen(xs, np.float64)
+        self.ys = _frozen(ys, np.float64)
         #: (owner problem, closed flags, moves or None): derived data, not identity
         self.cache = cache
 
@@ -97,8 +109,8 @@ class PackingState:
         return (self.kinds, self.holders, self.xs, self.ys)
 
     def __setstate__(self, arrays: tuple) -> None:
-        for name, array in zip(("kinds", "holders", "xs", "ys"), arrays):
-            object.__setattr__(self, name, _frozen(np.array(array)))
+        for name, array, dtype in zip(("kinds", "holders", "xs", "ys"), arrays, DTYPES):
+            object.__setattr__(self, name, _frozen(array, dtype))
         self.cache = None
 
     def __len__(self) -> int:
@@ -131,13 +143,18 @@ class CirclePackingProblem:
     rcl : int or None
         Positions per type a node offers, and SG's candidate list length
         in the playouts (None: all feasible positions).
+    compress : bool
+        Take forced steps (a single move) at once, so that every inner node
+        is a real choice (default True).
     """
 
-    def __init__(self, instance: Instance, *, tubes: int = 1, rcl: int | None = None) -> None:
+    def __init__(self, instance: Instance, *, tubes: int = 1, rcl: int | None = None,
+                 compress: bool = True) -> None:
         if not (isinstance(tubes, (int, np.integer)) and tubes >= 1):
             raise OptionError(f"tubes must be an integer >= 1, got {tubes!r}")
         self.instance = instance
         self.tubes = int(tubes)
+        self.compress = bool(compress)
         self.construction = SemiGreedy(instance, rcl=rcl)
         self.rcl = self.construction.rcl
         self._ring = np.pi * (instance.r_ext ** 2 - instance.r_int ** 2)
@@ -145,9 +162,9 @@ class CirclePackingProblem:
         self._by_density = np.array(order, np.int64)
 
     def root(self) -> PackingState:
-        """The empty container."""
+        """The empty container (after its forced steps, with ``compress``)."""
         empty = np.empty(0)
-        return PackingState(empty.astype(np.int64), empty.astype(np.int64), empty, empty)
+        return self._advance(PackingState(empty.astype(np.int64), empty.astype(np.int64), empty, empty))
 
     def _known_closed(self, state: PackingState) -> np.ndarray | None:
         cache = state.cache
@@ -167,8 +184,7 @@ class CirclePackingProblem:
         state.cache = (self, flags, moves)
         return moves
 
-    def apply(self, state: PackingState, move: Move) -> PackingState:
-        """The state with one more tube: ``move = (holder, kind, x, y)``."""
+    def _place(self, state: PackingState, move: Move) -> PackingState:
         holder, kind, x, y = move
         closed = self._known_closed(state)
         cache = None
@@ -177,17 +193,30 @@ class CirclePackingProblem:
         return PackingState(np.append(state.kinds, kind), np.append(state.holders, holder),
                             np.append(state.xs, x), np.append(state.ys, y), cache)
 
+    def _advance(self, state: PackingState) -> PackingState:
+        if self.compress:
+            while len(self.moves(state)) == 1:
+                state = self._place(state, self.moves(state)[0])
+        return state
+
+    def apply(self, state: PackingState, move: Move) -> PackingState:
+        """The state with one more tube, ``move = (holder, kind, x, y)``, then its forced steps (``compress``)."""
+        return self._advance(self._place(state, move))
+
     def reward(self, state: PackingState) -> float:
         """Eq. 6.1: the value of the tubes placed."""
         return float(math.fsum(self.instance.value[state.kinds].tolist()))
 
     def playout(self, state: PackingState, rng: Any) -> tuple[PackingState, list[Move]]:
-        """SG from ``state`` to the end; returns the terminal state and the moves it played."""
-        packing, flags = self.construction.finish(rng, state.packing(), self._known_closed(state))
+        """SG from ``state`` to the end; returns the terminal state and the moves it chose (not the forced ones)."""
+        packing, flags, choices = self.construction.finish(rng, state.packing(), self._known_closed(state),
+                                                           tubes=self.tubes)
         n = len(state)
         final = PackingState(packing.kinds, packing.holders, packing.xs, packing.ys, (self, flags, ()))
         played = [(int(h), int(k), float(x), float(y))
-                  for k, h, x, y in zip(packing.kinds[n:], packing.holders[n:], packing.xs[n:], packing.ys[n:])]
+                  for k, h, x, y, c in zip(packing.kinds[n:], packing.holders[n:], packing.xs[n:], packing.ys[n:],
+                                           choices)
+                  if c > 1 or not self.compress]
         return final, played
 
     def bound(self, state: PackingState) -> float:
