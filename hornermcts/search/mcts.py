@@ -120,7 +120,7 @@ def descend_interleaved(
     return node, moves
 
 
-def backpropagate(node: Node, reward: float, moves: list) -> None:
+def backpropagate(node: Node, reward: float, moves: list | None) -> None:
     """Backpropagation phase: add ``reward`` to ``node`` and its ancestors.
 
     ``moves`` is the complete path (from the root) that earned ``reward``;
@@ -145,7 +145,7 @@ def backpropagate(node: Node, reward: float, moves: list) -> None:
             node.worst = reward
         node = node.parent
 
-def backpropagate_infeasible(node: Node, outcome: Infeasible, moves: list) -> None:
+def backpropagate_infeasible(node: Node, outcome: Infeasible, moves: list | None) -> None:
     """Backpropagate an infeasible outcome: tallies and violation extremes (Rei §3.3), no reward sums.
 
     Examples
@@ -318,19 +318,21 @@ def _run(problem: Any, plan: _Plan, rng: np.random.Generator, offset: int, best_
                 else:
                     final = leaf.state
 
+                # Rei's loop keeps the run's best path only: a path per node costs depth x nodes
+                kept = None if managed else path
                 if reward.__class__ is Infeasible:
                     if not managed:
                         raise OptionError(
                             f"the problem scored {reward!r}: infeasible outcomes need value='best' "
                             "or normalize= (Rei's ranking of infeasible solutions)"
                         )
-                    backpropagate_infeasible(leaf, reward, path)
+                    backpropagate_infeasible(leaf, reward, kept)
                     if board is not None:
-                        backpropagate_infeasible(board, reward, path)
+                        backpropagate_infeasible(board, reward, kept)
                 else:
-                    backpropagate(leaf, reward, path)
+                    backpropagate(leaf, reward, kept)
                     if board is not None:
-                        backpropagate(board, reward, path)
+                        backpropagate(board, reward, kept)
                 if managed and leaf.own is None:
                     leaf.own = reward
 

@@ -44,6 +44,9 @@ class Node:
     best_moves : list or None
         The complete move sequence *from the root* of the reward ``best``;
         shared between nodes, never mutated (see :attr:`best_path`).
+        ``None`` under Rei's loop (``mcts(value="best", ...)``), which keeps
+        only the run's best path: one path per node would hold depth x nodes
+        moves.
     terminal_reward : float or None
         The cached reward if the node is known to be terminal.
     memo : object
