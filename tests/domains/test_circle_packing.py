@@ -604,12 +604,59 @@ def test_compressed_and_plain_trees_have_the_same_optimum():
 
 
 def test_run_mcts_and_the_cli_on_a_substitute(capsys):
-    from hornermcts.domains.circle_packing.cli import run_mcts
+    from hornermcts.domains.circle_packing import solve, tree_search
 
     inst = substitute_instance("small03")
-    result = run_mcts(inst, time_limit=0.3, seed=0)
+    result = tree_search(inst, time_limit=0.3, seed=0)
     assert result.iterations > 1 and result.stopped == "time"
     assert check_packing(inst, result.best_state.packing()) == result.best_value
     assert main(["circles", "small03", "--method", "mcts", "--time", "0.3", "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert "mcts: value" in out and "iterations" in out
+    for method in ("sg", "ms", "mcts"):
+        run = solve(inst, method, time_limit=0.2, seed=1)
+        assert run.value == check_packing(inst, run.packing) and run.history[-1][1] == run.value
+        assert run.simulations >= 1 and (method == "sg") == (run.simulations == 1)
+        assert all(a[0] <= b[0] and a[1] < b[1] for a, b in zip(run.history, run.history[1:]))
+    with pytest.raises(OptionError, match="method"):
+        solve(inst, "dfs")
+
+
+# --------------------------------------------------------------------------
+# the benchmark of Table 6.1
+
+
+def load_benchmark():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "thesis_circles.py"
+    spec = importlib.util.spec_from_file_location("thesis_circles", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_benchmark_table_on_a_tiny_budget(tmp_path):
+    import json
+
+    bench = load_benchmark()
+    out = tmp_path / "rows.jsonl"
+    rows = bench.table(0.25, [0, 1], ["small05"], out=out)
+    assert [(r["instance"], r["method"], r["seed"]) for r in rows] == [
+        ("small05", "ms", 0), ("small05", "ms", 1), ("small05", "mcts", 0), ("small05", "mcts", 1)]
+    assert [json.loads(line) for line in out.read_text().splitlines()] == rows
+    inst = substitute_instance("small05")
+    for row in rows:
+        assert row["substitute"] == "small05-substitute" and row["budget"] == 0.25
+        packing = Packing(*zip(*row["packing"])) if row["packing"] else Packing([], [], [], [])
+        assert check_packing(inst, packing) == row["best"] == row["history"][-1][1]
+        assert row["placed"] == len(packing) and row["best"] > 0
+        assert 0.25 <= row["cpu_seconds"] < 1.5 and row["simulations"] > 5
+        times = [t for t, _ in row["history"]]
+        values = [v for _, v in row["history"]]
+        assert times == sorted(times) and all(0 <= t <= row["cpu_seconds"] for t in times)
+        assert values == sorted(set(values))
+    text = bench.format_table(rows)
+    assert "SUBSTITUTE" in text and "small05" in text and "1090000.0   1120000.0" in text
+    assert "MCTS mean >= MS mean on" in text

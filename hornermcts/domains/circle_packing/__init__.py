@@ -22,6 +22,8 @@ The package, one concept per module:
 - :mod:`~.multiple_simulation`: MS, repeated SG (:func:`multiple_simulation`);
 - :mod:`~.problem`: :class:`CirclePackingProblem`, the SG tree for
   :func:`hornermcts.search.mcts`;
+- :mod:`~.solve`: :func:`solve` runs SG, MS or MCTS (:func:`tree_search`, the
+  thesis's setting :data:`THESIS_MCTS`) for a CPU budget, value checked;
 - :mod:`~.exhaustive`: brute force over that tree (:func:`solve_exhaustive`);
 - :mod:`~.drawing`: :func:`packing_svg`; :mod:`~.cli`: ``hornermcts circles``.
 
@@ -45,6 +47,7 @@ from .instance import Instance, format_instance, parse_instance, read_instance, 
 from .multiple_simulation import MSResult, multiple_simulation
 from .packing import InvalidPacking, Packing, as_packing, check_packing, packing_violations
 from .problem import CirclePackingProblem, PackingState
+from .solve import METHODS, THESIS_MCTS, Run, solve, tree_search
 from .substitutes import SUBSTITUTES, generate_instance, substitute_instance
 
 __all__ = [
@@ -72,6 +75,11 @@ __all__ = [
     "multiple_simulation",
     "CirclePackingProblem",
     "PackingState",
+    "METHODS",
+    "THESIS_MCTS",
+    "Run",
+    "solve",
+    "tree_search",
     "ExhaustiveResult",
     "solve_exhaustive",
     "packing_svg",

@@ -21,20 +21,14 @@ import math
 import os
 import time
 
-import numpy as np
-
 from ...errors import OptionError
-from .construction import semi_greedy
 from .drawing import packing_svg
 from .instance import Instance, read_instance, write_instance
-from .multiple_simulation import multiple_simulation
-from .packing import Packing, check_packing
+from .packing import Packing
+from .solve import METHODS, solve
 from .substitutes import SIZES, SUBSTITUTES, generate_instance, substitute_instance
 
-__all__ = ["add_arguments", "run", "load_instance", "run_mcts"]
-
-METHODS = ("sg", "ms", "mcts")
-
+__all__ = ["add_arguments", "run", "load_instance"]
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     source = parser.add_argument_group("instance")
@@ -72,18 +66,6 @@ def load_instance(args: argparse.Namespace) -> Instance:
     raise OptionError(f"{args.instance!r} is neither a file nor a substitute name ({', '.join(sorted(SUBSTITUTES))})")
 
 
-def run_mcts(instance: Instance, *, time_limit: float, seed, rcl: int | None = None, tubes: int = 1,
-             cp: float = math.sqrt(2.0), clock: str = "cpu", progress=None, problem=None):
-    """MCTS in the thesis's faithful setting on ``instance``; returns the search result."""
-    from ...search import mcts
-    from .problem import CirclePackingProblem
-
-    if problem is None:
-        problem = CirclePackingProblem(instance, rcl=rcl, tubes=tubes)
-    return mcts(problem, time_limit=time_limit, clock=clock, cp=cp, value="best", normalize="parent",
-                expansion="single", seed=seed, progress=progress)
-
-
 def _show(instance: Instance, packing: Packing) -> None:
     print(f"{'#':>4} {'type':>4} {'in':>4} {'x':>10} {'y':>10} {'r_ext':>8} {'r_int':>8} {'value':>8}")
     for j, (kind, holder, x, y) in enumerate(packing.rows()):
@@ -104,25 +86,16 @@ def run(args: argparse.Namespace) -> int:
         raise OptionError(f"--tubes must be >= 1, got {args.tubes}")
     print(f"{instance.name}: container {instance.width:g} x {instance.height:g}, {instance.types} tube types, "
           f"{instance.tubes} tubes")
-    start = time.process_time()
-    extra = ""
-    if args.method == "sg":
-        packing = semi_greedy(instance, np.random.default_rng(args.search_seed), rcl=args.rcl)
-    elif args.method == "ms":
-        result = multiple_simulation(instance, time_limit=args.time, seed=args.search_seed, rcl=args.rcl,
-                                     clock=args.clock)
-        packing = result.best
-        extra = f", {result.simulations} constructions"
-    else:
-        progress = None if args.no_progress else "auto"
-        outcome = run_mcts(instance, time_limit=args.time, seed=args.search_seed, rcl=args.rcl, tubes=args.tubes,
-                           cp=args.cp, clock=args.clock, progress=progress)
-        packing = outcome.best_state.packing()
-        extra = f", {outcome.iterations} iterations"
-        if outcome.stopped == "interrupt":
-            raise KeyboardInterrupt
-    cpu = time.process_time() - start
-    value = check_packing(instance, packing)
+    progress = None if args.no_progress else "auto"
+    cpu = time.process_time()
+    outcome = solve(instance, args.method, time_limit=args.time, seed=args.search_seed, rcl=args.rcl,
+                    tubes=args.tubes, cp=args.cp, clock=args.clock, progress=progress)
+    packing, value = outcome.packing, outcome.value
+    extra = {"sg": "", "ms": f", {outcome.simulations} constructions",
+             "mcts": f", {outcome.simulations} iterations"}[args.method]
+    cpu = time.process_time() - cpu
+    if outcome.stopped == "interrupt":
+        raise KeyboardInterrupt
     nested = sum(1 for h in packing.holders if h >= 0)
     print(f"{args.method}: value {value:g}, {len(packing)} tubes placed ({nested} telescoped), "
           f"{cpu:.2f} CPU s{extra}")

@@ -19,9 +19,9 @@ obtained on them compares with Table 6.1's numbers.
 and for each of the ``types`` tube types: a wall thickness of 4-15 % of the
 external radius (internal radius ``r_ext (1 - f)``), a value equal to the
 wall's cross-section (``pi (r_ext^2 - r_int^2)``, mm^2) times a price drawn
-in [0.5, 1.5], divided by 100 and rounded to an integer (at least 1), and a
-number of copies such that every type offers about ``SUPPLY / types`` (3) times the
-container's area, at least one copy. Radii are rounded to 0.1. Types are
+in [0.5, 1.5], rounded to an integer (at least 1), and as many copies as
+cover ``SUPPLY / types`` container areas (at least one copy; ``SUPPLY = 3``:
+three containers' worth of tubes in all, so the container is the bottleneck). Radii are rounded to 0.1. Types are
 listed by decreasing external radius. Telescoping happens whenever a drawn
 internal radius is at least another type's external radius.
 
@@ -81,7 +81,7 @@ def generate_instance(size: str, types: int, *, seed: int = 0, name: str | None 
     thickness = rng.uniform(0.04, 0.15, types)
     r_int = np.round(r_ext * (1.0 - thickness), 1)
     price = rng.uniform(0.5, 1.5, types)
-    value = np.maximum(np.round(np.pi * (r_ext**2 - r_int**2) * price / 100.0), 1.0)
+    value = np.maximum(np.round(np.pi * (r_ext**2 - r_int**2) * price), 1.0)
     share = SUPPLY * width * height / types
     count = np.maximum(np.ceil(share / (np.pi * r_ext**2)), 1).astype(np.int64)
     by_size = np.argsort(-r_ext, kind="stable")
