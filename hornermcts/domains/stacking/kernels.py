@@ -5,8 +5,9 @@ stack 0 bottom to top, then stack 1, ...), ``heights`` (int32, one per stack)
 and ``counters`` (int64: the current instant, relocations so far, due-date
 inversions in the stacks, items not yet released).  The kernels unpack it into
 working arrays: ``items[s, l]`` the item at level ``l`` of stack ``s``,
-``mins[s, l]`` the earliest due date among levels ``0..l`` (so ``m_s``, the
-stack movement date of Eq. 5.1, is ``mins[s, height[s] - 1]``), and for each
+``mins[s, l]`` the earliest due date among levels ``0..l``, ``earliest[s]``
+the stack movement date ``m_s`` of Eq. 5.1 (``mins`` at the top level, a
+sentinel larger than every date when the stack is empty), and for each
 item its stack (``-1`` when absent) and level.
 
 An item above a smaller due date is an *inversion* (it must move at least once
@@ -52,7 +53,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-__all__ = ["calendar_arrays", "root_state", "advance", "playout", "apply_move", "legal_moves",
+__all__ = ["calendar_arrays", "root_state", "advance", "playout", "apply_move", "legal_moves", "move_codes",
            "multiple_simulation_batch", "fo_target", "count_inversions"]
 
 INSTANT, RELOCATIONS, INVERSIONS, UNRELEASED = 0, 1, 2, 3
@@ -108,21 +109,19 @@ def _below(rs, k):
 
 
 @njit(cache=True, inline="always")
-def _push(items, mins, height, where, level, due, s, i):
+def _push(items, mins, height, earliest, where, level, due, s, i):
     """Put item ``i`` on stack ``s``; return 1 if it lands above an earlier due date (an inversion)."""
     h = height[s]
     items[s, h] = i
     d = due[i]
     created = 0
-    if h == 0:
-        mins[s, 0] = d
+    m = earliest[s]
+    if m < d:
+        created = 1
     else:
-        m = mins[s, h - 1]
-        if m < d:
-            created = 1
-            mins[s, h] = m
-        else:
-            mins[s, h] = d
+        m = d
+    mins[s, h] = m
+    earliest[s] = m
     height[s] = h + 1
     where[i] = s
     level[i] = h
@@ -130,23 +129,23 @@ def _push(items, mins, height, where, level, due, s, i):
 
 
 @njit(cache=True, inline="always")
-def _pop(items, mins, height, where, due, s):
+def _pop(items, mins, height, earliest, where, due, s):
     """Take the top item of stack ``s``; return it and 1 if it was an inversion."""
     h = height[s] - 1
     i = items[s, h]
-    removed = 0
-    if h > 0 and mins[s, h - 1] < due[i]:
-        removed = 1
+    below = mins[s, h - 1] if h > 0 else NONE
+    removed = 1 if below < due[i] else 0
+    earliest[s] = below
     height[s] = h
     where[i] = -1
     return i, removed
 
 
 @njit(cache=True, inline="always")
-def _flush(items, mins, height, where, due, s, date, counters):
+def _flush(items, mins, height, earliest, where, due, s, date, counters):
     """Deliver the items due at ``date`` from the top of stack ``s``."""
     while height[s] > 0 and due[items[s, height[s] - 1]] == date:
-        _, removed = _pop(items, mins, height, where, due, s)
+        _, removed = _pop(items, mins, height, earliest, where, due, s)
         counters[INVERSIONS] -= removed
 
 
@@ -169,21 +168,23 @@ def _load(stacks, heights, due, capacity):
     items = np.empty((width, capacity), np.int32)
     mins = np.empty((width, capacity), np.int64)
     height = np.zeros(width, np.int32)
+    earliest = np.empty(width, np.int64)
     where = np.full(n, -1, np.int32)
     level = np.zeros(n, np.int32)
-    _fill(items, mins, height, where, level, due, stacks, heights)
-    return items, mins, height, where, level
+    _fill(items, mins, height, earliest, where, level, due, stacks, heights)
+    return items, mins, height, earliest, where, level
 
 
 @njit(cache=True)
-def _fill(items, mins, height, where, level, due, stacks, heights):
+def _fill(items, mins, height, earliest, where, level, due, stacks, heights):
     for s in range(heights.size):
         height[s] = 0
+        earliest[s] = NONE
     where[:] = -1
     p = 0
     for s in range(heights.size):
         for _ in range(heights[s]):
-            _push(items, mins, height, where, level, due, s, stacks[p])
+            _push(items, mins, height, earliest, where, level, due, s, stacks[p])
             p += 1
 
 
@@ -228,7 +229,7 @@ def count_inversions(stacks, heights, due):
 
 
 @njit(cache=True, inline="always")
-def _advance(items, mins, height, where, due, dates, r_start, releases, d_start, deliveries, counters):
+def _advance(items, mins, height, earliest, where, due, dates, r_start, releases, d_start, deliveries, counters):
     """Deliver what can be delivered and move on to the next decision; True at a leaf."""
     k = counters[INSTANT]
     while True:
@@ -237,7 +238,7 @@ def _advance(items, mins, height, where, due, dates, r_start, releases, d_start,
         for p in range(d_start[k], d_start[k + 1]):
             j = deliveries[p]
             if where[j] >= 0:
-                _flush(items, mins, height, where, due, where[j], date, counters)
+                _flush(items, mins, height, earliest, where, due, where[j], date, counters)
                 if where[j] >= 0:
                     pending = True
         if counters[UNRELEASED] == 0 and counters[INVERSIONS] == 0:
@@ -274,8 +275,9 @@ def advance(stacks, heights, counters, due, calendar, capacity):
 
 @njit(cache=True)
 def _advance_compact(stacks, heights, counters, due, dates, r_start, releases, d_start, deliveries, capacity):
-    items, mins, height, where, level = _load(stacks, heights, due, capacity)
-    leaf = _advance(items, mins, height, where, due, dates, r_start, releases, d_start, deliveries, counters)
+    items, mins, height, earliest, where, level = _load(stacks, heights, due, capacity)
+    leaf = _advance(items, mins, height, earliest, where, due, dates, r_start, releases, d_start, deliveries,
+                    counters)
     stacks, heights = _store(items, height)
     return stacks, heights, counters, leaf
 
@@ -292,7 +294,7 @@ def root_state(width, calendar, due, capacity):
 
 
 @njit(cache=True, inline="always")
-def _fo_target(items, mins, height, due, i, source, rs, ok, bad):
+def _fo_target(items, mins, height, earliest, due, i, source, rs, ok, bad):
     """Where FO puts item ``i`` (Eq. 5.1; never on ``source``): the class representative of a uniform draw
     from the restricted candidate list.
 
@@ -307,14 +309,13 @@ def _fo_target(items, mins, height, due, i, source, rs, ok, bad):
     best_bad = np.int64(-1)
     empty = -1
     for s in range(height.size):
-        if s == source:
-            continue
-        h = height[s]
-        if h == 0:
-            if empty < 0:
+        m = earliest[s]
+        if m == NONE:
+            if empty < 0 and s != source:
                 empty = s
             continue
-        m = mins[s, h - 1]
+        if s == source:
+            continue
         if m >= d:
             if m < best_ok:
                 best_ok = m
@@ -361,13 +362,13 @@ def fo_target(stacks, heights, due, item, source, seed, capacity):
 
 @njit(cache=True)
 def _fo_target_compact(stacks, heights, due, item, source, rs, capacity):
-    items, mins, height, where, level = _load(stacks, heights, due, capacity)
+    items, mins, height, earliest, where, level = _load(stacks, heights, due, capacity)
     buffer = np.empty((2, heights.size), np.int32)
-    return _fo_target(items, mins, height, due, item, source, rs, buffer[0], buffer[1])
+    return _fo_target(items, mins, height, earliest, due, item, source, rs, buffer[0], buffer[1])
 
 
 @njit(cache=True, inline="always")
-def _fo_step(items, mins, height, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
+def _fo_step(items, mins, height, earliest, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
              rs, buffer, ok, bad, moves, m):
     """One FO placement at a decision: a relocation for the shallowest buried delivery, else a release
     (latest due date first); ties at random.  Records ``(date, item, stack)`` as ``moves[m]``."""
@@ -394,15 +395,15 @@ def _fo_step(items, mins, height, where, level, due, dates, r_start, releases, d
                 source = t
                 break
         top = items[source, height[source] - 1]
-        target = _fo_target(items, mins, height, due, top, source, rs, ok, bad)
-        _, removed = _pop(items, mins, height, where, due, source)
-        created = _push(items, mins, height, where, level, due, target, top)
+        target = _fo_target(items, mins, height, earliest, due, top, source, rs, ok, bad)
+        _, removed = _pop(items, mins, height, earliest, where, due, source)
+        created = _push(items, mins, height, earliest, where, level, due, target, top)
         counters[INVERSIONS] += created - removed
         counters[RELOCATIONS] += 1
         moves[m, 0] = date
         moves[m, 1] = top
         moves[m, 2] = target
-        _flush(items, mins, height, where, due, source, date, counters)
+        _flush(items, mins, height, earliest, where, due, source, date, counters)
         return
     latest = np.int64(-1)
     for p in range(r_start[k], r_start[k + 1]):
@@ -415,8 +416,8 @@ def _fo_step(items, mins, height, where, level, due, dates, r_start, releases, d
                 buffer[count] = j
                 count += 1
     y = buffer[0] if count == 1 else buffer[_below(rs, count)]
-    target = _fo_target(items, mins, height, due, y, -1, rs, ok, bad)
-    counters[INVERSIONS] += _push(items, mins, height, where, level, due, target, y)
+    target = _fo_target(items, mins, height, earliest, due, y, -1, rs, ok, bad)
+    counters[INVERSIONS] += _push(items, mins, height, earliest, where, level, due, target, y)
     counters[UNRELEASED] -= 1
     moves[m, 0] = date
     moves[m, 1] = y
@@ -431,7 +432,7 @@ def _grow(moves):
 
 
 @njit(cache=True)
-def _simulate(items, mins, height, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
+def _simulate(items, mins, height, earliest, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
               rs, cutoff, moves):
     """FO from a decision state to a leaf, or until the relocations reach ``cutoff``.
 
@@ -448,10 +449,11 @@ def _simulate(items, mins, height, where, level, due, dates, r_start, releases, 
             return moves, count, False
         if count == moves.shape[0]:
             moves = _grow(moves)
-        _fo_step(items, mins, height, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
-                 rs, buffer, ok, bad, moves, count)
+        _fo_step(items, mins, height, earliest, where, level, due, dates, r_start, releases, d_start, deliveries,
+                 counters, rs, buffer, ok, bad, moves, count)
         count += 1
-        leaf = _advance(items, mins, height, where, due, dates, r_start, releases, d_start, deliveries, counters)
+        leaf = _advance(items, mins, height, earliest, where, due, dates, r_start, releases, d_start, deliveries,
+                        counters)
     return moves, count, counters[RELOCATIONS] < cutoff
 
 
@@ -469,13 +471,28 @@ def playout(stacks, heights, counters, due, calendar, capacity, seed, cutoff, mo
 @njit(cache=True)
 def _playout(stacks, heights, counters, due, dates, r_start, releases, d_start, deliveries, capacity, seed,
              cutoff, moves):
-    items, mins, height, where, level = _load(stacks, heights, due, capacity)
+    items, mins, height, earliest, where, level = _load(stacks, heights, due, capacity)
     rs = np.empty(1, np.uint64)
     rs[0] = seed
-    moves, count, finished = _simulate(items, mins, height, where, level, due, dates, r_start, releases,
+    moves, count, finished = _simulate(items, mins, height, earliest, where, level, due, dates, r_start, releases,
                                        d_start, deliveries, counters, rs, cutoff, moves)
     stacks, heights = _store(items, height)
     return stacks, heights, counters, moves, count, finished
+
+
+@njit(cache=True)
+def move_codes(moves, count, width):
+    """``item * width + stack`` of the first ``count`` placements ``(date, item, stack)``.
+
+    Examples
+    --------
+    >>> move_codes(np.array([[0, 3, 1], [2, 0, 2]]), 2, 4).tolist()
+    [13, 2]
+    """
+    codes = np.empty(count, np.int64)
+    for m in range(count):
+        codes[m] = moves[m, 1] * width + moves[m, 2]
+    return codes
 
 
 @njit(cache=True)
@@ -489,7 +506,7 @@ def multiple_simulation_batch(stacks, heights, counters, due, dates, r_start, re
     ``(date, item, stack)``, the first ``best_count``; the buffer given when nothing improved) and
     ``improvements``, rows ``(j, relocations)`` for each improvement in this batch.
     """
-    items, mins, height, where, level = _load(stacks, heights, due, capacity)
+    items, mins, height, earliest, where, level = _load(stacks, heights, due, capacity)
     work = counters.copy()
     moves = np.empty((max(due.size * 2, 16), 3), np.int64)
     rs = np.empty(1, np.uint64)
@@ -498,10 +515,10 @@ def multiple_simulation_batch(stacks, heights, counters, due, dates, r_start, re
     best_count = -1
     mixed = _mix(np.uint64(seed) + np.uint64(0x632BE59BD9B4E019))
     for j in range(first, first + count):
-        _fill(items, mins, height, where, level, due, stacks, heights)
+        _fill(items, mins, height, earliest, where, level, due, stacks, heights)
         work[:] = counters
         rs[0] = _mix(mixed ^ _mix(np.uint64(j) + np.uint64(0x9E3779B97F4A7C15)))
-        moves, made, finished = _simulate(items, mins, height, where, level, due, dates, r_start, releases,
+        moves, made, finished = _simulate(items, mins, height, earliest, where, level, due, dates, r_start, releases,
                                           d_start, deliveries, work, rs, best, moves)
         if finished:
             best = work[RELOCATIONS]
@@ -521,7 +538,7 @@ def multiple_simulation_batch(stacks, heights, counters, due, dates, r_start, re
 @njit(cache=True)
 def _apply_move(stacks, heights, counters, due, release_instant, dates, r_start, releases, d_start, deliveries,
                 capacity, item, target):
-    items, mins, height, where, level = _load(stacks, heights, due, capacity)
+    items, mins, height, earliest, where, level = _load(stacks, heights, due, capacity)
     k = counters[INSTANT]
     error = OK
     if target < 0 or target >= heights.size or item < 0 or item >= due.size:
@@ -540,17 +557,17 @@ def _apply_move(stacks, heights, counters, due, release_instant, dates, r_start,
             elif not blocking:
                 error = NOT_BLOCKING
             else:
-                _, removed = _pop(items, mins, height, where, due, source)
-                counters[INVERSIONS] += _push(items, mins, height, where, level, due, target, item) - removed
+                _, removed = _pop(items, mins, height, earliest, where, due, source)
+                counters[INVERSIONS] += _push(items, mins, height, earliest, where, level, due, target, item) - removed
                 counters[RELOCATIONS] += 1
-                _flush(items, mins, height, where, due, source, dates[k], counters)
+                _flush(items, mins, height, earliest, where, due, source, dates[k], counters)
         elif release_instant[item] != k or counters[UNRELEASED] == 0:
             error = NOT_PENDING
         else:
-            counters[INVERSIONS] += _push(items, mins, height, where, level, due, target, item)
+            counters[INVERSIONS] += _push(items, mins, height, earliest, where, level, due, target, item)
             counters[UNRELEASED] -= 1
     if error == OK:
-        _advance(items, mins, height, where, due, dates, r_start, releases, d_start, deliveries, counters)
+        _advance(items, mins, height, earliest, where, due, dates, r_start, releases, d_start, deliveries, counters)
     stacks, heights = _store(items, height)
     return stacks, heights, counters, error
 
@@ -588,7 +605,7 @@ def _representatives(items, height, due):
 
 @njit(cache=True)
 def _legal_moves(stacks, heights, counters, due, dates, r_start, releases, d_start, deliveries, capacity):
-    items, mins, height, where, level = _load(stacks, heights, due, capacity)
+    items, mins, height, earliest, where, level = _load(stacks, heights, due, capacity)
     width = heights.size
     if counters[UNRELEASED] == 0 and counters[INVERSIONS] == 0:
         return np.empty((0, 2), np.int32)

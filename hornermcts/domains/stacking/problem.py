@@ -71,6 +71,10 @@ class StackingProblem:
         self._capacity = instance.capacity
         self._root = root_state(instance)
         self._buffer_rows = 2 * instance.items + 16
+        # every move (item, stack) made once: playouts return ~1000 moves, and looking them up costs less
+        # than making new tuples (and leaves the garbage collector idle)
+        self._width = instance.width
+        self._move = [(item, stack) for item in range(instance.items) for stack in range(instance.width)]
 
     def __repr__(self) -> str:
         return f"StackingProblem({self.instance!r})"
@@ -85,7 +89,7 @@ class StackingProblem:
             return []
         table = kernels.legal_moves(state.stacks, state.heights, state.counters, self._due, self._calendar,
                                     self._capacity)
-        return list(zip(*table.T.tolist()))
+        return list(map(self._move.__getitem__, (table[:, 0] * self._width + table[:, 1]).tolist()))
 
     def apply(self, state: StackingState, move: Sequence[int]) -> StackingState:
         """The state after ``move`` and the deliveries it allows, at the next decision (a new state)."""
@@ -105,8 +109,8 @@ class StackingProblem:
         stacks, heights, counters, moves, count, _ = kernels.playout(
             state.stacks, state.heights, state.counters, self._due, self._calendar, self._capacity, seed,
             np.int64(1) << np.int64(62), np.empty((self._buffer_rows, 3), np.int64))
-        played = moves[:count]
-        return StackingState(stacks, heights, counters), list(zip(played[:, 1].tolist(), played[:, 2].tolist()))
+        codes = kernels.move_codes(moves, count, self._width).tolist()
+        return StackingState(stacks, heights, counters), list(map(self._move.__getitem__, codes))
 
     def cost(self, state: StackingState) -> int:
         """The relocations of a leaf (no more are needed from there)."""
