@@ -526,6 +526,23 @@ def test_check_problem_on_a_thesis_instance():
     check_problem(StackingProblem(find_instance("40-C", DATA)), simulations=2, seed=0)
 
 
+@needs_data
+def test_check_problem_on_truncated_2_a():
+    full = find_instance("2-A", DATA)
+    first = np.argsort(full.release, kind="stable")[:40]  # the 40 earliest items, renumbered
+    inst = StackingInstance(full.release[first], full.due[first], width=2, name="2-A/40")
+    check_problem(StackingProblem(inst), simulations=6, seed=0)
+    optimum = tree_search(inst, iterations=300, seed=0).best_value
+    assert optimum <= multiple_simulation(inst, simulations=300, seed=0).best_value
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(1, 12), st.integers(2, 4), st.integers(1, 12), st.integers(0, 10**6))
+def test_check_problem_on_random_tiny_instances(items, width, horizon, seed):
+    inst = random_instance(items, width, horizon=horizon, max_stay=horizon, seed=seed)
+    check_problem(StackingProblem(inst), simulations=8, seed=seed % 7)
+
+
 @pytest.mark.parametrize("index", range(8))
 def test_mcts_with_pruning_finds_and_proves_the_tree_optimum(index):
     inst = tiny_instances()[index]

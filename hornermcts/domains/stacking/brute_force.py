@@ -10,6 +10,7 @@ MCTS with pruning must find and prove.
 from __future__ import annotations
 
 from .problem import StackingProblem
+from .state import StackingState
 
 __all__ = ["solve_exhaustive"]
 
@@ -30,17 +31,18 @@ def solve_exhaustive(problem: StackingProblem, *, node_limit: int = 1_000_000) -
     >>> solve_exhaustive(problem)[0]
     1
     """
-    best = [float("inf"), ()]
+    best: float = float("inf")
+    best_path: tuple = ()
     seen: dict[tuple, int] = {}
     nodes = 0
-    todo = [(problem.root(), ())]
+    todo: list[tuple[StackingState, tuple]] = [(problem.root(), ())]
     while todo:
         state, path = todo.pop()
         if state.is_leaf:
-            if state.relocations < best[0]:
-                best[:] = [state.relocations, path]
+            if state.relocations < best:
+                best, best_path = state.relocations, path
             continue
-        if state.bound >= best[0]:
+        if state.bound >= best:
             continue
         key = (state.stacks.tobytes(), state.heights.tobytes(), state.instant, state.unreleased)
         if seen.get(key, float("inf")) <= state.relocations:
@@ -51,4 +53,4 @@ def solve_exhaustive(problem: StackingProblem, *, node_limit: int = 1_000_000) -
             raise RuntimeError(f"more than {node_limit} nodes: the instance is too large for exhaustive search")
         for move in reversed(problem.moves(state)):
             todo.append((problem.apply(state, move), path + (move,)))
-    return int(best[0]), tuple(best[1]), nodes
+    return int(best), best_path, nodes

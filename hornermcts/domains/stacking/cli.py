@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from ...errors import OptionError
 from .reader import find_instance
@@ -51,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     if args.method == "ms" and args.no_prune:
         raise OptionError("--no-prune applies to --method mcts")
     instances = [find_instance(spec, args.data_dir) for spec in args.instances]
-    options = {"prune": False} if args.no_prune else {}
+    options: dict[str, Any] = {"prune": False} if args.no_prune else {}
     if args.method == "mcts":
         options["progress"] = None if args.no_progress else "auto"
     for instance in instances:

@@ -108,7 +108,7 @@ def multiple_simulation(instance: StackingInstance, *, time_limit: float | None 
         while True:
             count = batch if simulations is None else min(batch, simulations - done)
             began = now()
-            best, buffer, made, improvements = kernels.multiple_simulation_batch(
+            best, buffer, made, improvements = kernels.multiple_simulation_batch(  # type: ignore[call-arg]
                 root.stacks, root.heights, root.counters, instance.due, *calendar, instance.capacity, used, done,
                 count, best, buffer)
             finished = now()

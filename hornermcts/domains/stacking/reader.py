@@ -26,6 +26,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import numpy as np
+
 from ...errors import OptionError
 from ...parse import ParseError
 from .instance import StackingInstance
@@ -133,7 +135,7 @@ def parse_instance(text: str, *, filename: str = "<string>") -> StackingInstance
     name = header.get("name")
     if not isinstance(name, str):
         name = Path(filename).stem
-    return StackingInstance([rows[i][0] for i in range(items)], [rows[i][1] for i in range(items)],
+    return StackingInstance(np.array([rows[i][0] for i in range(items)]), np.array([rows[i][1] for i in range(items)]),
                             width=width, name=name)
 
 

@@ -108,7 +108,7 @@ def solve(instance: StackingInstance, method: str = "ms", *, time_limit: float |
             raise OptionError(f"MS takes no search options, got {', '.join(sorted(options))}")
         ms = multiple_simulation(instance, time_limit=time_limit, simulations=iterations, seed=seed, clock=clock)
         solution = ms.solution
-        run = dict(simulations=ms.iterations, seconds=ms.elapsed, seed=ms.seed, stopped=ms.stopped,
+        run: dict[str, Any] = dict(simulations=ms.iterations, seconds=ms.elapsed, seed=ms.seed, stopped=ms.stopped,
                    history=tuple(zip(ms.times, (v for _, v in ms.history))), proven=False)
     else:
         result = tree_search(instance, time_limit=time_limit, iterations=iterations, seed=seed, clock=clock,

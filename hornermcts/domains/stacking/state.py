@@ -42,6 +42,9 @@ class StackingState:
     """
 
     __slots__ = ("stacks", "heights", "counters")
+    stacks: np.ndarray
+    heights: np.ndarray
+    counters: np.ndarray
 
     def __init__(self, stacks, heights, counters) -> None:
         for name, value, dtype in (("stacks", stacks, np.int32), ("heights", heights, np.int32),
