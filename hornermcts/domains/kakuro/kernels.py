@@ -1,0 +1,265 @@
+"""The compiled (Numba) kernels of Kakuro: bitset domains, MRV, playouts, Replay, the prior code.
+
+A grid of ``size x size`` cells (row-major int8 array, 0 blank) takes values
+``1..values`` (``size <= values <= 62``), all different in every row and
+column; each row and column must sum to its hint.  Forward checking
+enforces *all-different only* (DOMAINS.md B5.5): the domain of an empty
+cell is ``full & ~(rows[r] | cols[c])`` over int64 bitsets of the values
+used (bit ``v - 1`` for ``v``); the sums are checked when the grid is full.
+There is no channeling.  The playout takes the empty cell of smallest
+domain (MRV, the first in row-major order among ties), draws a value by the
+softmax policy (:func:`~hornermcts.domains.latin_square.kernels.softmax_pick`)
+and stops when the grid is full or an empty cell has an empty domain.
+
+Moves and NRPA codes are ints ``cell * values + value - 1``.  The prior code
+of a move (Cazenave 2024, sec. 4.2, read as in DOMAINS.md B5.5) is the tuple
+``(value, rc, cc, row sum left, column sum left)`` packed into one int by
+:func:`prior_code`: ``rc`` (``cc``) is the number of empty cells of the row
+(column) whose domain holds the value, the cell included, and a *sum left*
+is the hint minus the values already in the line, in ``[low, high]``
+(:func:`sum_range`).  With ``hints`` the code is ``(value, rc, cc, row hint,
+column hint)`` instead (the ablation of :mod:`.problem`), packed after the
+first kind: the two kinds never share a code.
+
+Examples
+--------
+>>> import numpy as np
+>>> sum_range(10, 11)          # the hints lie in 55..65; nine values can exceed a hint of 55 by 8
+(-8, 65)
+>>> grid = np.zeros(4, np.int8)
+>>> rows, cols, row_used, col_used = line_state(grid, 2, 3)
+>>> mrv(grid, rows, cols, 2, 3)   # every cell holds 1..3: the first one
+(0, 3)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..latin_square.kernels import popcount, softmax_pick
+
+__all__ = ["MAX_VALUES", "sum_range", "code_counts", "line_state", "mrv", "prior_code", "place", "playout",
+           "playouts_until_full", "replay"]
+
+#: The most values the int64 bitsets hold.
+MAX_VALUES = 62
+
+
+def sum_range(size: int, values: int) -> tuple[int, int]:
+    """``(low, high)``: the range of a line's sum left, for lines of ``size`` cells over ``1..values``.
+
+    ``high`` is the largest hint (the ``size`` largest values); ``low`` the
+    smallest hint minus the largest sum of ``size - 1`` values.
+    """
+    largest = sum(range(values - size + 1, values + 1))
+    smallest = sum(range(1, size + 1))
+    return smallest - (largest - (values - size + 1)), largest
+
+
+def code_counts(size: int, values: int) -> tuple[int, int]:
+    """How many prior codes of each kind: ``(sums left, hints)``; the hints codes start after the first.
+
+    >>> code_counts(10, 11)
+    (7288556, 161051)
+    """
+    low, high = sum_range(size, values)
+    hints = high - size * (size + 1) // 2 + 1
+    return values * (size + 1) ** 2 * (high - low + 1) ** 2, values * (size + 1) ** 2 * hints ** 2
+
+
+@njit(cache=True)
+def line_state(grid, size, values):
+    """Bitsets of the values used per row and column, and the sums already placed per row and column."""
+    rows = np.zeros(size, np.int64)
+    cols = np.zeros(size, np.int64)
+    row_used = np.zeros(size, np.int64)
+    col_used = np.zeros(size, np.int64)
+    for cell in range(size * size):
+        v = grid[cell]
+        if v > 0:
+            bit = np.int64(1) << (v - 1)
+            r = cell // size
+            c = cell % size
+            rows[r] |= bit
+            cols[c] |= bit
+            row_used[r] += v
+            col_used[c] += v
+    return rows, cols, row_used, col_used
+
+
+@njit(cache=True)
+def mrv(grid, rows, cols, size, values):
+    """``(cell, domain size)`` of the first empty cell of smallest domain; ``(-1, 0)`` if the grid is full."""
+    full = (np.int64(1) << values) - 1
+    best = -1
+    best_size = values + 1
+    for cell in range(size * size):
+        if grid[cell] == 0:
+            k = popcount(full & ~(rows[cell // size] | cols[cell % size]))
+            if k < best_size:
+                best = cell
+                best_size = k
+                if k == 0:
+                    break
+    if best < 0:
+        return -1, 0
+    return best, best_size
+
+
+@njit(cache=True)
+def prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, low, high, hints, cell, v):
+    """The prior code of assigning ``v`` to ``cell`` (module docstring): one int, of the kind ``hints`` says.
+
+    Codes lie in ``range(sum(code_counts(size, values)))``.
+    """
+    r = cell // size
+    c = cell % size
+    bit = np.int64(1) << (v - 1)
+    rc = 0
+    if (rows[r] & bit) == 0:
+        for c2 in range(size):
+            if grid[r * size + c2] == 0 and (cols[c2] & bit) == 0:
+                rc += 1
+    cc = 0
+    if (cols[c] & bit) == 0:
+        for r2 in range(size):
+            if grid[r2 * size + c] == 0 and (rows[r2] & bit) == 0:
+                cc += 1
+    span = high - low + 1
+    head = ((v - 1) * (size + 1) + rc) * (size + 1) + cc
+    if hints:
+        smallest = size * (size + 1) // 2
+        count = high - smallest + 1
+        first = values * (size + 1) * (size + 1) * span * span
+        return first + head * count * count + (row_sums[r] - smallest) * count + (col_sums[c] - smallest)
+    left_row = min(max(row_sums[r] - row_used[r], low), high) - low
+    left_col = min(max(col_sums[c] - col_used[c], low), high) - low
+    return head * span * span + left_row * span + left_col
+
+
+@njit(cache=True, inline="always")
+def place(grid, rows, cols, row_used, col_used, size, cell, v):
+    """Assign ``v`` to ``cell``, in place."""
+    grid[cell] = v
+    bit = np.int64(1) << (v - 1)
+    r = cell // size
+    c = cell % size
+    rows[r] |= bit
+    cols[c] |= bit
+    row_used[r] += v
+    col_used[c] += v
+
+
+@njit(cache=True)
+def playout(start, size, values, row_sums, col_sums, low, high, hints, weights, bias, has_bias, rng):
+    """One softmax playout from ``start`` (not modified): ``(grid, moves, codes, betas, starts, chosen)``.
+
+    ``weights`` is indexed by move code, ``bias`` (read if ``has_bias``) by
+    prior code; the trace is that of :class:`hornermcts.search.policy.Trace`
+    (states with one legal move are not recorded).
+    """
+    grid = start.copy()
+    rows, cols, row_used, col_used = line_state(grid, size, values)
+    cells = size * size
+    moves = np.empty(cells, np.int64)
+    codes = np.empty(cells * values, np.int64)
+    betas = np.zeros(cells * values)
+    starts = np.zeros(cells + 1, np.int64)
+    chosen = np.empty(cells, np.int64)
+    candidates = np.empty(values, np.int64)
+    plain = np.empty(values)
+    beta = np.zeros(values)
+    odds = np.empty(values)
+    full = (np.int64(1) << values) - 1
+    played = 0
+    entries = 0
+    steps = 0
+    while True:
+        cell, k = mrv(grid, rows, cols, size, values)
+        if k == 0:
+            break
+        d = full & ~(rows[cell // size] | cols[cell % size])
+        k = 0
+        for v in range(1, values + 1):
+            if (d >> (v - 1)) & 1:
+                candidates[k] = v
+                k += 1
+        pick = 0
+        if k > 1:
+            for i in range(k):
+                plain[i] = weights[cell * values + candidates[i] - 1]
+                if has_bias:
+                    beta[i] = bias[prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size,
+                                              values, low, high, hints, cell, candidates[i])]
+                else:
+                    beta[i] = 0.0
+            pick, ignored = softmax_pick(plain, beta, k, rng, odds)
+            for i in range(k):
+                codes[entries + i] = cell * values + candidates[i] - 1
+                betas[entries + i] = 0.0 if ignored else beta[i]
+            chosen[steps] = entries + pick
+            entries += k
+            steps += 1
+            starts[steps] = entries
+        moves[played] = cell * values + candidates[pick] - 1
+        played += 1
+        place(grid, rows, cols, row_used, col_used, size, cell, candidates[pick])
+    return grid, moves[:played], codes[:entries], betas[:entries], starts[:steps + 1], chosen[:steps]
+
+
+@njit(cache=True)
+def playouts_until_full(start, size, values, rng, limit):
+    """Uniform playouts from ``start`` until one fills the grid, at most ``limit``: ``(done, grid)``."""
+    weights = np.zeros(size * size * values)
+    sums = np.zeros(size, np.int64)
+    bias = np.zeros(1)
+    grid = start.copy()
+    for done in range(1, limit + 1):
+        grid, moves, codes, betas, starts, chosen = playout(start, size, values, sums, sums, 0, 0, False, weights,
+                                                            bias, False, rng)
+        full = True
+        for cell in range(size * size):
+            if grid[cell] == 0:
+                full = False
+                break
+        if full:
+            return done, grid
+    return limit, grid
+
+
+@njit(cache=True)
+def replay(start, solution, size, values, row_sums, col_sums, low, high, hints):
+    """Alg. 4 (Replay) of ``solution`` from ``start`` by MRV: ``(prior codes of legal moves, of played moves)``.
+
+    If the solution's value is not legal in some state, the second array
+    ends with ``-1``.
+    """
+    grid = start.copy()
+    rows, cols, row_used, col_used = line_state(grid, size, values)
+    cells = size * size
+    seen = np.empty(cells * values, np.int64)
+    used = np.empty(cells + 1, np.int64)
+    full = (np.int64(1) << values) - 1
+    entries = 0
+    steps = 0
+    while True:
+        cell, k = mrv(grid, rows, cols, size, values)
+        if cell < 0:
+            break
+        d = full & ~(rows[cell // size] | cols[cell % size])
+        v = solution[cell]
+        if ((d >> (v - 1)) & 1) == 0:
+            used[steps] = -1
+            steps += 1
+            break
+        for w in range(1, values + 1):
+            if (d >> (w - 1)) & 1:
+                seen[entries] = prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values,
+                                           low, high, hints, cell, w)
+                entries += 1
+        used[steps] = prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, low, high,
+                                 hints, cell, v)
+        steps += 1
+        place(grid, rows, cols, row_used, col_used, size, cell, v)
+    return seen[:entries], used[:steps]

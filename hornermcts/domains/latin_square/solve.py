@@ -1,0 +1,61 @@
+"""The searches of Cazenave (2024)'s tables on a domain problem: Sampling, NRPA, GNRPA, with or without a prior.
+
+:func:`search` runs one of :data:`METHODS` through
+:func:`hornermcts.search.nrpa` (the coded hook, so the problem's compiled
+playout): ``"sampling"`` is level 0 (repeated playouts; with a prior,
+"Sampling with the prior"), ``"nrpa"`` level 3 with N = 100 and alpha = 1
+(DOMAINS.md B5.1), ``"gnrpa"`` the same with the prior's bias (a prior is
+required).  The run stops at the playout budget or when a playout reaches
+``target``; ``result.reached`` is the playout that first did.  Latin square
+completion and Kakuro share it.
+
+Examples
+--------
+>>> from hornermcts.domains.latin_square import LatinSquareCompletion, generate
+>>> problem = LatinSquareCompletion(generate(8, blanks=0.3, seed=0))
+>>> result = search(problem, "sampling", playouts=100, target=0.0, seed=0)
+>>> result.stopped, result.reached, problem.is_solved(result.best_state)
+('target', 1, True)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import OptionError
+from ...search.nested import NestedResult, nrpa
+from ...search.prior import Prior
+
+__all__ = ["search", "METHODS", "LEVEL", "PER_LEVEL", "TEMPERATURE"]
+
+#: The methods of the paper's tables.
+METHODS = ("sampling", "nrpa", "gnrpa")
+#: NRPA/GNRPA level and iterations per level (Rosin's N; DOMAINS.md B5.1).
+LEVEL = 3
+PER_LEVEL = 100
+#: The temperature of the prior (tau = 4 for LSC and Kakuro).
+TEMPERATURE = 4.0
+
+
+def search(problem: Any, method: str, *, playouts: int, target: float, prior: Prior | None = None,
+           temperature: float = TEMPERATURE, level: int = LEVEL, per_level: int = PER_LEVEL,
+           seed: int | None = 0, progress: Any = None) -> NestedResult:
+    """Run ``method`` on ``problem`` for at most ``playouts`` playouts, stopping at ``target``.
+
+    Parameters
+    ----------
+    method : str
+        ``"sampling"`` (with ``prior``: Sampling with the prior), ``"nrpa"``
+        (no prior allowed) or ``"gnrpa"`` (``prior`` required).
+    prior : Prior, optional
+        A prior over the problem's integer prior codes.
+    """
+    if method not in METHODS:
+        raise OptionError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
+    if method == "gnrpa" and prior is None:
+        raise OptionError("gnrpa needs a prior (learn one with --learn-prior, pass it with --prior)")
+    if method == "nrpa" and prior is not None:
+        raise OptionError("nrpa runs without a prior (gnrpa is NRPA with the prior's bias)")
+    return nrpa(problem, level=0 if method == "sampling" else level, per_level=per_level, prior=prior,
+                temperature=temperature, playouts=playouts, target=target, coded=True, seed=seed,
+                progress=progress)
