@@ -97,7 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if outcome.stopped == "interrupt":
         raise KeyboardInterrupt
     nested = sum(1 for h in packing.holders if h >= 0)
-    print(f"{args.method}: value {value:g}, {len(packing)} tubes placed ({nested} telescoped), "
+    print(f"{args.method}: value {value:.12g}, {len(packing)} tubes placed ({nested} telescoped), "
           f"{cpu:.2f} CPU s{extra}")
     if args.show:
         _show(instance, packing)
