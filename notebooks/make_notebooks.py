@@ -1,6 +1,6 @@
 """Write the notebooks of this folder from their cells below, and optionally run them.
 
-    python notebooks/make_notebooks.py                      # write both, no outputs
+    python notebooks/make_notebooks.py                      # write them all, no outputs
     python notebooks/make_notebooks.py --execute medium     # write, then run them and keep the outputs
 
 ``--execute BUDGET`` runs each notebook top to bottom with nbclient in the
@@ -728,7 +728,10 @@ count is that of the emitted code, ours and FORM's, read by one counter.
   and restarts R times, keeping the best.
 """
 
-FINDINGS = {"@@FINDINGS@@": PAPER_FINDINGS, "@@TOUR_FINDINGS@@": TOUR_FINDINGS}
+sys.path.insert(0, str(HERE))
+from thesis_notebook import THESIS, THESIS_FINDINGS  # noqa: E402  (the thesis notebook's cells live there)
+
+FINDINGS = {"@@FINDINGS@@": PAPER_FINDINGS, "@@TOUR_FINDINGS@@": TOUR_FINDINGS, "@@THESIS_FINDINGS@@": THESIS_FINDINGS}
 
 
 def build(cells) -> nbformat.NotebookNode:
@@ -742,7 +745,7 @@ def build(cells) -> nbformat.NotebookNode:
     return nb
 
 
-NOTEBOOKS = {"sa_uct_paper.ipynb": PAPER, "tour.ipynb": TOUR}
+NOTEBOOKS = {"sa_uct_paper.ipynb": PAPER, "tour.ipynb": TOUR, "thesis_tables.ipynb": THESIS}
 
 
 def execute(path: Path, budget: str, results: Path | None, workers: str | None, timeout: int | None) -> float:
