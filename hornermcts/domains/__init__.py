@@ -11,6 +11,15 @@ random simulations on it.
   reward is the operation count's reduction).
 - :mod:`hornermcts.domains.samegame`: SameGame, Clickomania, Bubble Breaker (a package:
   ``game``, ``kernels``, ``boards``, ``solver``, ``rates``, ``cli``).
+- Rei 2016's optimisation problems, searched with the core's thesis options
+  (``mcts(value="best", normalize="parent", prune=...)``), each a package
+  with its instances, heuristics, solution checker and CLI subcommand:
+  :mod:`~hornermcts.domains.number_partitioning` (KK, complete-KK DFS,
+  MCTS), :mod:`~hornermcts.domains.stacking` (FO simulation, MS, MCTS, the
+  thesis's instances), :mod:`~hornermcts.domains.circle_packing`
+  (semi-greedy construction, MS, MCTS, substitute instances) and
+  :mod:`~hornermcts.domains.knapsack` (LP bound, checked against dynamic
+  programming).
 
 Modules are imported on demand (``from hornermcts.domains.samegame import
 SameGame``), so a domain's compiled kernels load only when it is used.
