@@ -162,6 +162,8 @@ def test_instance_calendar():
         StackingInstance([0], [1], width=1)
     with pytest.raises(OptionError, match="same|length"):
         StackingInstance([0, 1], [1], width=2)
+    with pytest.raises(OptionError, match="dates must lie"):
+        StackingInstance([-1], [1], width=2)
 
 
 def write(tmp_path, text, name="bad.txt"):
@@ -179,6 +181,7 @@ HEADER = "# comment\nstr name := x\nint width := 2\nint height := inf\nint items
     ("0 5 3\n1 1 4\n", 7, "not before due"),
     ("0 0 3\n7 1 4\n", 8, "outside 0..1"),
     ("0 0 3\n", 7, "says 2 items, the file has 1"),
+    ("0 0 3\n1 -1 4\n", 8, "dates must lie in"),
 ])
 def test_reader_errors_name_file_and_line(tmp_path, body, line, message):
     path = write(tmp_path, HEADER + body)
@@ -483,6 +486,8 @@ def test_playouts_replay_with_apply_and_keep_the_bound():
                 replay = problem.apply(replay, move)
             assert replay == final
             assert check_solution(inst, problem.solution(path + moves).placements) == problem.cost(final)
+            for seen in (state, final):  # the inversions kept incrementally, counted again from scratch
+                assert kernels.count_inversions(seen.stacks, seen.heights, inst.due) == seen.inversions
             legal = problem.moves(state)
             move = legal[int(rng.integers(len(legal)))]
             state = problem.apply(state, move)

@@ -91,6 +91,8 @@ class StackingInstance:
         if bad.size:
             i = int(bad[0])
             raise OptionError(f"item {i}: release {int(release[i])} is not before due {int(due[i])}")
+        if release.min() < 0 or due.max() >= 2**62:
+            raise OptionError("dates must lie in [0, 2**62)")
         if isinstance(self.width, bool) or not isinstance(self.width, (int, np.integer)) or self.width < 2:
             raise OptionError(f"width (the number of stacks) must be an integer >= 2, got {self.width!r}")
         dates, releases_start, releases, deliveries_start, deliveries = calendar_arrays(release, due)

@@ -108,6 +108,9 @@ def parse_instance(text: str, *, filename: str = "<string>") -> StackingInstance
         if item in rows:
             raise ParseError(f"item {item} appears twice (first on line {rows[item][3]})", filename=filename,
                              lineno=number, col=_column(line, fields[0]), text=line)
+        if release < 0 or due >= 2**62:
+            raise ParseError(f"item {item}: dates must lie in [0, 2**62)", filename=filename, lineno=number,
+                             col=_column(line, fields[1]), text=line)
         if release >= due:
             raise ParseError(f"item {item}: release {release} is not before due {due}", filename=filename,
                              lineno=number, col=_column(line, fields[0]), text=line)
