@@ -388,7 +388,6 @@ def test_ms_gives_the_thesis_values_on_40_stacks(name, expected):
 
 
 @needs_data
-@pytest.mark.slow
 @pytest.mark.parametrize("name, expected", [("20-A", 901), ("20-B", 1023), ("20-C", 1101), ("20-D", 1177)])
 def test_ms_near_the_measured_values_on_20_stacks(name, expected):
     inst = find_instance(name, DATA)
