@@ -28,6 +28,8 @@ SUBCOMMANDS = {
     "stacking": ("hornermcts.domains.stacking.cli", "the stacking problem: FO simulation, MS, MCTS"),
     "circles": ("hornermcts.domains.circle_packing.cli", "recursive circle packing: semi-greedy, MS, MCTS"),
     "knapsack": ("hornermcts.domains.knapsack.cli", "0/1 knapsack: dynamic programming, MCTS with the LP bound"),
+    "latin": ("hornermcts.domains.latin_square.cli", "Latin square completion: Sampling, NRPA, GNRPA, Dual prior"),
+    "kakuro": ("hornermcts.domains.kakuro.cli", "Kakuro from row and column sums: Sampling, NRPA, GNRPA, prior"),
 }
 
 
