@@ -36,7 +36,7 @@ from .checker import is_solution, violations
 from .instance import LatinSquareInstance, format_grid, full_square, generate, read_instance, write_instance
 from .prior import TRAINING_SEED, learn_prior, training_instances
 from .problem import CALIBRATED, CHANNELING, LatinSquareCompletion
-from .solve import METHODS, TEMPERATURE, search
+from .solve import METHODS, TEMPERATURE, search, search_seed
 
 __all__ = [
     "LatinSquareInstance",
@@ -54,6 +54,7 @@ __all__ = [
     "training_instances",
     "TRAINING_SEED",
     "search",
+    "search_seed",
     "METHODS",
     "TEMPERATURE",
 ]

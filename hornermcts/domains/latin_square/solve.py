@@ -22,11 +22,13 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ...errors import OptionError
 from ...search.nested import NestedResult, nrpa
 from ...search.prior import Prior
 
-__all__ = ["search", "METHODS", "LEVEL", "PER_LEVEL", "TEMPERATURE"]
+__all__ = ["search", "search_seed", "METHODS", "LEVEL", "PER_LEVEL", "TEMPERATURE"]
 
 #: The methods of the paper's tables.
 METHODS = ("sampling", "nrpa", "gnrpa")
@@ -35,6 +37,21 @@ LEVEL = 3
 PER_LEVEL = 100
 #: The temperature of the prior (tau = 4 for LSC and Kakuro).
 TEMPERATURE = 4.0
+
+
+def search_seed(seed: int) -> int:
+    """The search seed that goes with the instance generated from ``seed``: another random stream.
+
+    Searching with the generator's own seed can replay the playout that
+    generated the instance (a Kakuro instance is made by a uniform playout
+    from the empty grid, the root of the search: uniform Sampling with the
+    same seed "solves" it in one playout).  The command line and the
+    benchmarks search with this seed instead.
+
+    >>> search_seed(0) != 0 and search_seed(0) == search_seed(0) != search_seed(1)
+    True
+    """
+    return int(np.random.SeedSequence([int(seed), 0x5EA2C4]).generate_state(1, np.uint64)[0] % 2 ** 63)
 
 
 def search(problem: Any, method: str, *, playouts: int, target: float, prior: Prior | None = None,
@@ -56,6 +73,37 @@ def search(problem: Any, method: str, *, playouts: int, target: float, prior: Pr
         raise OptionError("gnrpa needs a prior (learn one with --learn-prior, pass it with --prior)")
     if method == "nrpa" and prior is not None:
         raise OptionError("nrpa runs without a prior (gnrpa is NRPA with the prior's bias)")
+    if prior is not None:
+        prior = _TablePrior(prior, int(problem.prior_code_count), temperature)
     return nrpa(problem, level=0 if method == "sampling" else level, per_level=per_level, prior=prior,
                 temperature=temperature, playouts=playouts, target=target, coded=True, seed=seed,
                 progress=progress)
+
+
+_TABLES: dict = {}
+
+
+class _TablePrior(Prior):
+    """``prior`` with its table of ``beta`` built once per (prior, size, temperature) and kept.
+
+    :func:`hornermcts.search.nrpa` builds the table at each call: about a
+    second for the 7.4 million codes of Kakuro, more than a search with the
+    prior takes.  The last table is kept, keyed by the prior's identity and
+    a fingerprint of its tables (a prior that learns more gets a new one).
+    """
+
+    def __init__(self, prior: Prior, size: int, temperature: float) -> None:
+        self.count, self.nb = prior.count, prior.nb
+        key = (id(prior), size, float(temperature), len(prior.nb), sum(prior.count.values()))
+        if _TABLES.get("key") != key or _TABLES.get("prior") is not prior:
+            _TABLES.clear()
+            _TABLES["key"] = key
+            _TABLES["prior"] = prior  # held, so that its id is not reused while the table is kept
+            _TABLES["table"] = prior.table(size, temperature)
+        self._key = key
+        self._table = _TABLES["table"]
+
+    def table(self, size: int, temperature: float = 1.0) -> Any:
+        if (size, float(temperature)) == self._key[1:3]:
+            return self._table
+        return super().table(size, temperature)
