@@ -20,9 +20,11 @@ ablation, not the paper's text: (value, rc, cc, row hint, column hint), whose
 :meth:`Kakuro.check_prior` refuses a prior of the other kind).  Why it is
 here: in a 10 x 10 square over 1..11 each line omits one value, ``66 -
 hint``, so a hint says which value its line never takes; a sum left does
-not (it depends on what is placed), and a prior over sums left learned from
-10,000 problems leaves Sampling far from the paper's "usually solves the
-problem in 1 playout" (``benchmarks/gnrpa_kakuro.py`` measures both).
+not (it depends on what is placed).  Measured by ``benchmarks/gnrpa_kakuro.py``
+(priors from 10,000 generated problems, 100 test problems, tau = 4): with
+the sums-left code, Sampling and GNRPA solve 0/100 within 1,024 playouts
+(the paper: 100/100, "usually ... in 1 playout"); with the hints code,
+100/100 for both, median 10 playouts, 4 solved by the first.
 :meth:`Kakuro.coded_playout` is the coded hook of
 :mod:`hornermcts.search.policy` (a Numba kernel).
 
