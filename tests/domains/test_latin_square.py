@@ -365,14 +365,14 @@ def test_search_methods_and_their_arguments():
         assert result.best_value == 0.0 and result.iterations == result.reached
 
 
-@pytest.mark.slow
-def test_order_20_sampling_rates_stay_near_the_calibration():
-    # the calibration (10 of the 100 problems of the docstring): uniform Sampling, 2,048 playouts each
-    solved = 0
+def test_order_20_sampling_repeats_the_calibration():
+    # the first 10 problems of results/gnrpa_latin_square_calibration.jsonl: uniform Sampling, 2,048 playouts
+    # each, solves seeds 1 (at playout 440) and 4 (at 1,971)
+    reached = {}
     for seed in range(10):
         problem = LatinSquareCompletion(generate(20, seed=seed), channeling=CALIBRATED)
-        solved += search(problem, "sampling", playouts=2048, target=0.0, seed=search_seed(seed)).reached is not None
-    assert solved <= 4
+        reached[seed] = search(problem, "sampling", playouts=2048, target=0.0, seed=search_seed(seed)).reached
+    assert {s: r for s, r in reached.items() if r is not None} == {1: 440, 4: 1971}
     full = LatinSquareCompletion(generate(20, seed=0), channeling="full")
     assert search(full, "sampling", playouts=2048, target=0.0, seed=0).reached is not None
 

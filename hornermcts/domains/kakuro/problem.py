@@ -220,7 +220,7 @@ class Kakuro:
         """The moves that play the instance's solution from the root in MRV order (what Replay replays)."""
         solution = self._solution()
         state = self._root
-        played = []
+        played: list[int] = []
         while True:
             legal = self.moves(state)
             if not legal:

@@ -10,24 +10,25 @@ cell has an empty domain; its reward is ``-(empty cells)``, so a solution
 scores 0 (``nrpa(..., target=0)``).
 
 **The channeling strength is calibrated** (DOMAINS.md 0.3, B5.4), and the
-calibration says: none.  Uniform Sampling on 100 generated order-20
-instances with 42 % blanks (``generate(20, seed=s)``, s = 0..99, sampling
-seed ``1000 + s``) solved, within 1,024 / 2,048 / 4,096 / 8,192 / 16,384
-playouts:
+calibration says: none.  Uniform Sampling on generated order-20 instances
+with 42 % blanks (``generate(20, seed=s)``, search seed ``search_seed(s)``;
+``benchmarks/gnrpa_latin_square.py --calibrate``,
+``results/gnrpa_latin_square_calibration*.txt``) solved, within 1,024 /
+2,048 / 4,096 / 8,192 / 16,384 playouts:
 
-- no channeling (FC + MRV): 6 / 9 / 12 / 19 / 28 (Table 1: 2 / 5 / 10 / 16 / 26);
-- with any channeling tried the rates are one to two orders of magnitude
-  higher: on 10 instances at 2,000 playouts, 8/10 (hidden singles in the
-  row and column of the move only), 8/10 (the move's value in the crossing
-  lines only), 7/10 (both, no cascade), 9/10 and 10/10 (each with cascade),
-  10/10 at 300 with full propagation; 16/20 at 4,000 checking only the
-  row of the move.
+- no channeling (FC + MRV), s = 0..99: 2 / 11 / 14 / 19 / 31 of 100
+  (Table 1: 2 / 5 / 10 / 16 / 26);
+- with any channeling, s = 0..9, at 1,024 / 2,048: 6 / 8 of 10 (hidden
+  singles in the row and column of the move: ``"lines"``), 7 / 9 (the
+  move's value in the crossing lines: ``"value"``), 8 / 8 (both), 10 / 10
+  (``"lines-cascade"``), 7 / 7 (``"value-cascade"``), 10 / 10 (``"full"``,
+  median 7.5 playouts): thirty times the table's rate or more.
 
 So :data:`CALIBRATED` is ``"none"``: the playout is forward checking + MRV,
 and the other strengths stay available (:data:`CHANNELING`).  Note that the
 Dual prior then learns what channeling would do: a code with ``rc = 1`` or
-``cc = 1`` (the value fits only this cell of its row or column) has a high
-ratio.
+``cc = 1`` (the value fits only this cell of its row or column) has ratio
+1 (a hidden single is always the solution's move).
 
 Codes: the NRPA policy code is the move (cell, value): ``code_count =
 n**3``; the prior code is the Dual code ``rc * (n + 1) + cc``
@@ -209,7 +210,7 @@ class LatinSquareCompletion:
         """
         solution = self._solution()
         state = self._root
-        played = []
+        played: list[int] = []
         while True:
             legal = self.moves(state)
             if not legal:
