@@ -70,6 +70,10 @@ THESIS = {
     "hard1000": (952.47, 932.55, 938.05, 932.55, 930.23),
 }
 
+#: MCTS settings a table can run: the thesis's (THESIS_MCTS), and Rei's code v0.3.0 (the run's global
+#: best and worst normalise, and 1/(1 + depth) is added to every score; DOMAINS.md A1-2, A1-7).
+VARIANTS: dict[str, dict] = {"mcts": {}, "mcts-code": dict(normalize="global", depth_bonus=True)}
+
 _LETTER = {SPLIT: "s", JOIN: "j"}
 _MOVE = {"s": SPLIT, "j": JOIN}
 
@@ -79,7 +83,8 @@ def _seeds(seeds: int | Iterable[int]) -> list[int]:
 
 
 def table(seconds: float, seeds: int | Iterable[int], instances: Sequence[str] | None = None,
-          out: str | None = None, *, verbose: bool = False) -> list[dict]:
+          out: str | None = None, *, verbose: bool = False, variants: Sequence[str] = ("mcts",),
+          baselines: bool = True) -> list[dict]:
     """Run Table 4.1's methods at ``seconds`` CPU seconds per run; one row per (instance, method, seed).
 
     Parameters
@@ -93,6 +98,11 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Sequence[str] |
         Names among ``hard0100`` ... ``hard1000`` (default: all ten).
     out : str, optional
         A file the rows are appended to as JSON lines, each as it finishes.
+    variants : sequence of str, default ("mcts",)
+        The MCTS settings to run (keys of :data:`VARIANTS`); a row's
+        ``method`` is its variant's name.
+    baselines : bool, default True
+        Run KK and the DFS too.
 
     Each row: ``instance``, ``n``, ``method``, ``seed``, ``budget`` (the
     seconds asked), ``value`` (log2(E+1)), ``discrepancy`` (E, a decimal
@@ -106,12 +116,18 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Sequence[str] |
     for name in names:
         if name not in THESIS_INSTANCES:
             raise OptionError(f"unknown instance {name!r}: expected names among {', '.join(THESIS_INSTANCES)}")
-    runs = [("kk", None), ("dfs", None)] + [("mcts", seed) for seed in _seeds(seeds)]
+    for variant in variants:
+        if variant not in VARIANTS:
+            raise OptionError(f"unknown variant {variant!r}: expected one of {', '.join(VARIANTS)}")
+    runs = [("kk", None), ("dfs", None)] if baselines else []
+    runs += [(variant, seed) for variant in variants for seed in _seeds(seeds)]
     rows = []
     for name in names:
         numbers = thesis_instance(name)
         for method, seed in runs:
-            solution = solve(numbers, method, seconds=seconds, seed=0 if seed is None else seed)
+            options = VARIANTS.get(method, {})
+            solution = solve(numbers, "mcts" if method in VARIANTS else method, seconds=seconds,
+                             seed=0 if seed is None else seed, **options)
             row = {
                 "instance": name,
                 "n": len(numbers),
@@ -178,6 +194,19 @@ def format_table(rows: list[dict]) -> str:
             f"{shown:>34} {thesis[2]:7.2f} {thesis[4]:7.2f} | {kk - mean:7.2f} {mean - dfs:8.2f}"
         )
     lines.append("thesis at 60 s: KK-MCTS 12.8 to 20.9 bits, MCTS-DFS -2.12 to +5.50 bits (DOMAINS.md A3-A4)")
+    others = sorted({row["method"] for row in rows} - {"kk", "dfs", "mcts"})
+    for variant in others:
+        lines.append(f"variant {variant} ({', '.join(f'{k}={v}' for k, v in VARIANTS[variant].items())}):")
+        for name in sorted(by_instance):
+            methods = by_instance[name]
+            values = [r["value"] for r in methods.get(variant, [])]
+            if not values:
+                continue
+            kk = methods["kk"][0]["value"] if "kk" in methods else math.nan
+            dfs = methods["dfs"][0]["value"] if "dfs" in methods else math.nan
+            mean = statistics.fmean(values)
+            lines.append(f"  {name:9} {mean:7.2f} [{min(values):.2f}, {max(values):.2f}] ({len(values)})  "
+                         f"KK-MCTS {kk - mean:6.2f}  MCTS-DFS {mean - dfs:6.2f}")
     return "\n".join(lines)
 
 
@@ -261,6 +290,9 @@ def main(argv=None) -> None:
     parser.add_argument("--instances", default=None,
                         help="comma-separated, e.g. hard0100,hard0200 (default: all ten)")
     parser.add_argument("--out", default=None, help="append the raw rows to this JSON-lines file")
+    parser.add_argument("--variants", default="mcts",
+                        help=f"MCTS settings, comma-separated, among {', '.join(VARIANTS)}")
+    parser.add_argument("--no-baselines", action="store_true", help="skip KK and the DFS")
     parser.add_argument("--rate", type=float, nargs="?", const=3.0, default=None, metavar="SECONDS",
                         help="measure the inner loops' speed instead (SECONDS per measurement, default 3)")
     args = parser.parse_args(argv)
@@ -269,7 +301,8 @@ def main(argv=None) -> None:
             print(f"{key}: {value:,.3f}" if isinstance(value, float) else f"{key}: {value}")
         return
     instances = args.instances.split(",") if args.instances else None
-    rows = table(args.seconds, args.seeds, instances, args.out, verbose=True)
+    rows = table(args.seconds, args.seeds, instances, args.out, verbose=True, variants=args.variants.split(","),
+                 baselines=not args.no_baselines)
     for row in rows:
         check_row(row)
     print(format_table(rows))
