@@ -30,6 +30,7 @@ SUBCOMMANDS = {
     "knapsack": ("hornermcts.domains.knapsack.cli", "0/1 knapsack: dynamic programming, MCTS with the LP bound"),
     "latin": ("hornermcts.domains.latin_square.cli", "Latin square completion: Sampling, NRPA, GNRPA, Dual prior"),
     "kakuro": ("hornermcts.domains.kakuro.cli", "Kakuro from row and column sums: Sampling, NRPA, GNRPA, prior"),
+    "rna": ("hornermcts.domains.rna_design.cli", "inverse RNA folding (Eterna100): Sampling, NRPA, GNRPA, NGRAM prior"),
 }
 
 
