@@ -26,13 +26,15 @@ from __future__ import annotations
 
 import math
 import numbers
-from typing import Any
+import time
+from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import OptionError
 
-__all__ = ["integer", "seconds", "finite", "budget", "seed_value", "generator", "generators", "derived_seeds"]
+__all__ = ["integer", "seconds", "finite", "budget", "seed_value", "generator", "generators", "derived_seeds",
+           "clock", "CLOCKS"]
 
 
 def integer(name: str, value: Any, *, minimum: int = 0, optional: bool = False) -> int | None:
@@ -107,3 +109,24 @@ def derived_seeds(seed: int, count: int) -> list[int]:
     """
     return [int(child.generate_state(1, np.uint64)[0] % 2**63)
             for child in np.random.SeedSequence(seed).spawn(count)]
+
+
+#: ``clock=`` of the searches: wall-clock seconds, or this process's CPU seconds.
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+
+
+def clock(value: Any) -> Callable[[], float]:
+    """The clock function named by ``clock=`` (``"wall"`` or ``"cpu"``).
+
+    Examples
+    --------
+    >>> clock("cpu") is time.process_time
+    True
+    >>> clock("gpu")
+    Traceback (most recent call last):
+    ...
+    hornermcts.errors.OptionError: clock must be 'wall' or 'cpu', got 'gpu'
+    """
+    if not isinstance(value, str) or value not in CLOCKS:
+        raise OptionError(f"clock must be 'wall' or 'cpu', got {value!r}")
+    return CLOCKS[value]

@@ -31,16 +31,17 @@ import sys
 from dataclasses import dataclass
 from functools import partial
 from math import inf, sqrt
-from time import perf_counter, process_time
+from time import perf_counter
 from typing import Any, Callable
 
 import numpy as np
 
 from .arguments import budget, finite, generators, integer
+from .arguments import clock as clock_function
 from .expansion import make_expansion
 from .node import Node
 from .normalised_uct import SCOPES, VALUES, NormalisedUCT
-from .playout import random_playout
+from .playout import playout_policy
 from .problem import check_problem
 from .progress import make_progress
 from .pruning import bounded_expansion, remove
@@ -50,10 +51,7 @@ from .schedules import make_schedule
 from .selection import uct
 from .values import Infeasible, better, is_cost_problem, outcome, upper_bound
 
-__all__ = ["mcts", "sa_uct", "descend", "descend_interleaved", "backpropagate", "backpropagate_infeasible", "CLOCKS"]
-
-#: Values of ``clock=``: wall-clock seconds or this process's CPU seconds.
-CLOCKS = ("wall", "cpu")
+__all__ = ["mcts", "sa_uct", "descend", "descend_interleaved", "backpropagate", "backpropagate_infeasible"]
 
 
 def descend(root: Node, select: Callable[[Node, float], Node], exploration: float) -> tuple[Node, list]:
@@ -547,8 +545,7 @@ def mcts(
     check_problem(problem)
     budget(iterations, time_limit)
     integer("repeats", repeats, minimum=1)
-    if clock not in CLOCKS:
-        raise OptionError(f"clock must be 'wall' or 'cpu', got {clock!r}")
+    read_clock = clock_function(clock)
     if value not in VALUES:
         raise OptionError(f"value must be 'mean' or 'best', got {value!r}")
     if normalize not in SCOPES:
@@ -582,13 +579,7 @@ def mcts(
         def rule(board: Node) -> Callable[[Node, float], Node]:
             return selection
     expand = make_expansion(expansion)
-    if playout is None:
-        method = getattr(problem, "playout", None)
-        play = method if callable(method) else partial(random_playout, problem)
-    elif callable(playout):
-        play = partial(playout, problem)
-    else:
-        raise OptionError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
+    play = playout_policy(problem, playout)
     plan = _Plan(
         score=outcome(problem),
         shown=partial(_shown, cost_problem),
@@ -598,7 +589,7 @@ def mcts(
         play=play,
         iterations=iterations,
         time_limit=time_limit,
-        clock=process_time if clock == "cpu" else perf_counter,
+        clock=read_clock,
         managed=rei_rule or prune or interleave is not None,
         global_board=normalize == "global",
         per_visit=expansion_limit if expansion_limit is not None else sys.maxsize,

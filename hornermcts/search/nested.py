@@ -61,14 +61,14 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
 from ..errors import OptionError
+from .arguments import clock as clock_function
 from .arguments import finite, generator, integer, seconds
-from .playout import random_playout
+from .playout import playout_policy
 from .policy import adapt, problem_bias, softmax_playout
 from .prior import Prior
 from .problem import check_problem
@@ -77,9 +77,6 @@ from .result import SearchResult
 from .values import Infeasible, better, is_cost_problem, outcome
 
 __all__ = ["nmcs", "nrpa", "NestedResult"]
-
-_CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-
 
 @dataclass(frozen=True)
 class NestedResult(SearchResult):
@@ -202,9 +199,7 @@ def _drive(problem: Any, search: Callable[[_Book], None], *, level: int, playout
     """Run ``search(book)`` once, or again and again while a budget is left; catch the stops."""
     limit = integer("playouts", playouts, minimum=1, optional=True)
     limit_seconds = seconds("time_limit", time_limit)
-    if not isinstance(clock, str) or clock not in _CLOCKS:
-        raise OptionError(f"clock must be 'wall' or 'cpu', got {clock!r}")
-    read_clock = _CLOCKS[clock]
+    read_clock = clock_function(clock)
     cost = is_cost_problem(problem)
     goal = None if target is None else finite("target", target)
 
@@ -313,13 +308,7 @@ def nmcs(
     """
     check_problem(problem)
     level = integer("level", level, minimum=0)  # type: ignore[assignment]
-    if playout is None:
-        method = getattr(problem, "playout", None)
-        play = method if callable(method) else partial(random_playout, problem)
-    elif callable(playout):
-        play = partial(playout, problem)
-    else:
-        raise OptionError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
+    play = playout_policy(problem, playout)
     rng, used = generator(seed)
     moves_of, apply, score_of = problem.moves, problem.apply, outcome(problem)
 

@@ -13,9 +13,12 @@ terminal nodes.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Callable
 
-__all__ = ["random_playout"]
+from ..errors import OptionError
+
+__all__ = ["random_playout", "playout_policy"]
 
 
 def random_playout(problem: Any, state: Any, rng: Any) -> tuple[Any, list]:
@@ -66,3 +69,30 @@ def random_playout(problem: Any, state: Any, rng: Any) -> tuple[Any, list]:
         legal = moves(state)
         n = len(legal)
     return state, played
+
+
+def playout_policy(problem: Any, playout: Any = None) -> Callable[[Any, Any], tuple]:
+    """``play(state, rng)`` for a search's ``playout=`` argument.
+
+    ``None``: ``problem.playout`` if the problem has one, else
+    :func:`random_playout`; a callable ``policy(problem, state, rng)``:
+    that policy, bound to ``problem``; anything else is an OptionError.
+
+    Examples
+    --------
+    >>> class NoPolicy:
+    ...     def moves(self, s): return ()
+    ...     def apply(self, s, m): return s + m
+    >>> playout_policy(NoPolicy())(0, None)
+    (0, [])
+    >>> playout_policy(NoPolicy(), 42)
+    Traceback (most recent call last):
+    ...
+    hornermcts.errors.OptionError: playout must be a callable policy(problem, state, rng), got 42
+    """
+    if playout is None:
+        method = getattr(problem, "playout", None)
+        return method if callable(method) else partial(random_playout, problem)
+    if callable(playout):
+        return partial(playout, problem)
+    raise OptionError(f"playout must be a callable policy(problem, state, rng), got {playout!r}")
