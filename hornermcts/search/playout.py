@@ -83,7 +83,8 @@ def playout_policy(problem: Any, playout: Any = None) -> Callable[[Any, Any], tu
     >>> class NoPolicy:
     ...     def moves(self, s): return ()
     ...     def apply(self, s, m): return s + m
-    >>> playout_policy(NoPolicy())(0, None)
+    >>> import numpy as np
+    >>> playout_policy(NoPolicy())(0, np.random.default_rng(0))
     (0, [])
     >>> playout_policy(NoPolicy(), 42)
     Traceback (most recent call last):
