@@ -156,6 +156,7 @@ def test_a_pair_move_fixes_both_ends_with_a_canonical_pair():
 
 
 def test_check_problem():
+    pytest.importorskip("RNA")   # the reward of a terminal state folds
     check_problem(RNADesign("((.((...))..))"), simulations=30, seed=0)
     check_problem(RNADesign("....."), simulations=5, seed=1)
 

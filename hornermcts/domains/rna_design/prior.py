@@ -4,7 +4,7 @@
 (Alg. 5) on the 85,232 Rfam sequences with their target foldings; Rfam is
 not available here, so the training set is a *substitute* (DOMAINS.md
 B5.6, the paper's own "generate solved problems" idea): random sequences
-(uniform A/C/G/U, seeded; lengths uniform in 12..200, the range of 70 of
+(uniform A/C/G/U, seeded; lengths uniform in 12..200, the range of 71 of
 the 100 Eterna100 targets) folded by ViennaRNA, each ``(MFE structure,
 sequence)`` a solved problem.  :func:`learn_ngram_prior` replays them
 (Alg. 4 with the NGRAM code of :class:`~.problem.RNADesign`: (previous
@@ -18,7 +18,7 @@ The learned prior ships as ``hornermcts/data/rna/ngram_substitute.json``
 
     hornermcts rna --learn-prior hornermcts/data/rna/ngram_substitute.json --training 2000
 
-(2,000 sequences, seeds from :data:`TRAINING_SEED`; about a minute of CPU).
+(2,000 sequences, seeds from :data:`TRAINING_SEED`; 33 s of CPU here).
 
 **NEMO-like (substitute).**  The paper's "NEMO prior" (a subset of NEMO's
 pair heuristics) is not specified.  :func:`nemo_like_prior` is a labelled
