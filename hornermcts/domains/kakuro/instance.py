@@ -41,6 +41,7 @@ import numpy as np
 from ...errors import OptionError
 from ...parse import ParseError
 from . import kernels
+from ..instance_files import words as split_words
 
 __all__ = ["KakuroInstance", "generate", "read_instance", "write_instance"]
 
@@ -156,22 +157,6 @@ def generate(size: int = 10, values: int = 11, *, seed: int | np.random.Generato
                           values, square)
 
 
-def _words(raw: str) -> list[tuple[int, str]]:
-    text = raw.split("#", 1)[0]
-    out = []
-    i = 0
-    while i < len(text):
-        if text[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < len(text) and not text[j].isspace():
-            j += 1
-        out.append((i + 1, text[i:j]))
-        i = j
-    return out
-
-
 def read_instance(path: str | os.PathLike) -> KakuroInstance:
     """Read an instance in the format of the module docstring.
 
@@ -207,7 +192,7 @@ def read_instance(path: str | os.PathLike) -> KakuroInstance:
     last = (0, "")
     with open(path, encoding="utf-8") as handle:
         for lineno, raw in enumerate(handle, start=1):
-            words = _words(raw)
+            words = split_words(raw)
             if not words:
                 continue
             last = (lineno, raw)

@@ -31,6 +31,7 @@ import numpy as np
 
 from ...errors import OptionError
 from ...parse import ParseError
+from ..instance_files import words as split_words
 
 __all__ = ["KnapsackInstance", "generate", "read_instance", "write_instance", "CORRELATIONS"]
 
@@ -139,23 +140,6 @@ def generate(n: int, seed: int | np.random.Generator | None = 0, *, max_weight: 
     return KnapsackInstance(tuple(int(v) for v in values), tuple(int(w) for w in weights), capacity)
 
 
-def _fields(raw: str) -> list[tuple[int, str]]:
-    """The blank-separated words of a line before any ``#``, with their 1-based columns."""
-    text = raw.split("#", 1)[0]
-    out = []
-    i = 0
-    while i < len(text):
-        if text[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < len(text) and not text[j].isspace():
-            j += 1
-        out.append((i + 1, text[i:j]))
-        i = j
-    return out
-
-
 def read_instance(path: str | os.PathLike) -> KnapsackInstance:
     """Read the capacity, then ``value weight`` per line (see the module's format).
 
@@ -195,7 +179,7 @@ def read_instance(path: str | os.PathLike) -> KnapsackInstance:
 
     with open(path, encoding="utf-8") as handle:
         for lineno, raw in enumerate(handle, start=1):
-            words = _fields(raw)
+            words = split_words(raw)
             if not words:
                 continue
             if capacity is None:

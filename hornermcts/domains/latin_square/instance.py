@@ -50,6 +50,7 @@ import numpy as np
 from ...errors import OptionError
 from ...parse import ParseError
 from . import kernels
+from ..instance_files import words as split_words
 
 __all__ = ["LatinSquareInstance", "generate", "read_instance", "write_instance", "format_grid"]
 
@@ -190,23 +191,6 @@ def generate(order: int = 20, *, blanks: float = 0.42, seed: int | np.random.Gen
     return LatinSquareInstance(givens.reshape(n, n), square)
 
 
-def _words(raw: str) -> list[tuple[int, str]]:
-    """The blank-separated words of a line before any ``#``, with their 1-based columns."""
-    text = raw.split("#", 1)[0]
-    out = []
-    i = 0
-    while i < len(text):
-        if text[i].isspace():
-            i += 1
-            continue
-        j = i
-        while j < len(text) and not text[j].isspace():
-            j += 1
-        out.append((i + 1, text[i:j]))
-        i = j
-    return out
-
-
 def read_instance(path: str | os.PathLike) -> LatinSquareInstance:
     """Read an instance in the format of the module docstring.
 
@@ -242,7 +226,7 @@ def read_instance(path: str | os.PathLike) -> LatinSquareInstance:
     last = (0, "")
     with open(path, encoding="utf-8") as handle:
         for lineno, raw in enumerate(handle, start=1):
-            words = _words(raw)
+            words = split_words(raw)
             if not words:
                 continue
             last = (lineno, raw)
