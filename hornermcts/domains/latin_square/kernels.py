@@ -174,52 +174,27 @@ def _place(grid, rows, cols, n, cell, v):
 
 
 @njit(cache=True)
-def _check_row(grid, rows, cols, n, r, stack, top, push):
-    """Assign every hidden single of row ``r``; returns the new stack top."""
+def _check_line(grid, rows, cols, n, start, step, stack, top, push):
+    """Assign every hidden single of one line: cells ``start + k step`` (a row: ``r n, 1``; a column: ``c, n``).
+
+    Returns the new stack top.
+    """
     full = (np.int64(1) << n) - 1
     once = np.int64(0)
     twice = np.int64(0)
-    for c in range(n):
-        if grid[r * n + c] == 0:
-            d = full & ~(rows[r] | cols[c])
+    for k in range(n):
+        cell = start + k * step
+        if grid[cell] == 0:
+            d = full & ~(rows[cell // n] | cols[cell % n])
             twice |= once & d
             once |= d
     singles = once & ~twice
     while singles != 0:
         low = singles & -singles
         singles ^= low
-        for c in range(n):
-            cell = r * n + c
-            if grid[cell] == 0 and (low & ~(rows[r] | cols[c])) != 0:
-                v = 1
-                while (np.int64(1) << (v - 1)) != low:
-                    v += 1
-                _place(grid, rows, cols, n, cell, v)
-                if push:
-                    stack[top] = cell
-                    top += 1
-                break
-    return top
-
-
-@njit(cache=True)
-def _check_col(grid, rows, cols, n, c, stack, top, push):
-    """Assign every hidden single of column ``c``; returns the new stack top."""
-    full = (np.int64(1) << n) - 1
-    once = np.int64(0)
-    twice = np.int64(0)
-    for r in range(n):
-        if grid[r * n + c] == 0:
-            d = full & ~(rows[r] | cols[c])
-            twice |= once & d
-            once |= d
-    singles = once & ~twice
-    while singles != 0:
-        low = singles & -singles
-        singles ^= low
-        for r in range(n):
-            cell = r * n + c
-            if grid[cell] == 0 and (low & ~(rows[r] | cols[c])) != 0:
+        for k in range(n):
+            cell = start + k * step
+            if grid[cell] == 0 and (low & ~(rows[cell // n] | cols[cell % n])) != 0:
                 v = 1
                 while (np.int64(1) << (v - 1)) != low:
                     v += 1
@@ -242,8 +217,8 @@ def _propagate(grid, rows, cols, n, mode, stack, top):
         c = cell % n
         bit = np.int64(1) << (grid[cell] - 1)
         if mode & LINES:
-            top = _check_row(grid, rows, cols, n, r, stack, top, push)
-            top = _check_col(grid, rows, cols, n, c, stack, top, push)
+            top = _check_line(grid, rows, cols, n, r * n, 1, stack, top, push)
+            top = _check_line(grid, rows, cols, n, c, n, stack, top, push)
         if mode & VALUE:
             for c2 in range(n):  # columns whose cell in row r lost the value
                 if grid[r * n + c2] == 0 and (cols[c2] & bit) == 0:
@@ -283,9 +258,9 @@ def root_propagate(grid, rows, cols, n, mode):
     push = (mode & CASCADE) != 0
     top = 0
     for r in range(n):
-        top = _check_row(grid, rows, cols, n, r, stack, top, push)
+        top = _check_line(grid, rows, cols, n, r * n, 1, stack, top, push)
     for c in range(n):
-        top = _check_col(grid, rows, cols, n, c, stack, top, push)
+        top = _check_line(grid, rows, cols, n, c, n, stack, top, push)
     _propagate(grid, rows, cols, n, mode, stack, top)
 
 
