@@ -37,7 +37,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..latin_square.kernels import popcount, softmax_pick
+from ..latin_square.kernels import mrv, softmax_pick
 
 __all__ = ["MAX_VALUES", "sum_range", "code_counts", "line_state", "mrv", "prior_code", "place", "playout",
            "playouts_until_full", "replay"]
@@ -86,25 +86,6 @@ def line_state(grid, size, values):
             row_used[r] += v
             col_used[c] += v
     return rows, cols, row_used, col_used
-
-
-@njit(cache=True)
-def mrv(grid, rows, cols, size, values):
-    """``(cell, domain size)`` of the first empty cell of smallest domain; ``(-1, 0)`` if the grid is full."""
-    full = (np.int64(1) << values) - 1
-    best = -1
-    best_size = values + 1
-    for cell in range(size * size):
-        if grid[cell] == 0:
-            k = popcount(full & ~(rows[cell // size] | cols[cell % size]))
-            if k < best_size:
-                best = cell
-                best_size = k
-                if k == 0:
-                    break
-    if best < 0:
-        return -1, 0
-    return best, best_size
 
 
 @njit(cache=True)

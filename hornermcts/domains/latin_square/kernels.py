@@ -46,7 +46,7 @@ Examples
 >>> rows, cols = line_sets(grid, 3)
 >>> int(rows[0]), int(cols[0]), domain(rows, cols, 3, 0, 2)     # cell (0, 2) can only take 3
 (3, 1, 4)
->>> mrv(grid, rows, cols, 3)                                     # (cell, domain size)
+>>> mrv(grid, rows, cols, 3, 3)                                   # (cell, domain size)
 (2, 1)
 >>> root_propagate(grid, rows, cols, 3, FULL)                    # hidden singles to the fixed point
 >>> grid.reshape(3, 3).tolist()
@@ -106,21 +106,23 @@ def domain(rows, cols, n, r, c):
 
 
 @njit(cache=True)
-def mrv(grid, rows, cols, n):
+def mrv(grid, rows, cols, size, values):
     """``(cell, domain size)`` of the first empty cell of smallest domain; ``(-1, 0)`` if the grid is full.
 
-    A size of 0 means an empty cell has an empty domain (the playout stops).
+    ``size x size`` cells holding ``1..values`` all different per line (a
+    Latin square: ``values = size``; Kakuro: ``values = size + 1``). A domain
+    size of 0 means an empty cell has an empty domain (the playout stops).
     """
-    full = (np.int64(1) << n) - 1
+    full = (np.int64(1) << values) - 1
     best = -1
-    best_size = n + 1
-    for cell in range(n * n):
+    best_size = values + 1
+    for cell in range(size * size):
         if grid[cell] == 0:
-            size = popcount(full & ~(rows[cell // n] | cols[cell % n]))
-            if size < best_size:
+            k = popcount(full & ~(rows[cell // size] | cols[cell % size]))
+            if k < best_size:
                 best = cell
-                best_size = size
-                if size == 0:
+                best_size = k
+                if k == 0:
                     break
     if best < 0:
         return -1, 0
@@ -318,7 +320,7 @@ def playout(start, n, mode, weights, bias, has_bias, rng):
     entries = 0
     steps = 0
     while True:
-        cell, size = mrv(grid, rows, cols, n)
+        cell, size = mrv(grid, rows, cols, n, n)
         if size == 0:
             break
         d = domain(rows, cols, n, cell // n, cell % n)
@@ -385,7 +387,7 @@ def replay(start, solution, n, mode):
     entries = 0
     steps = 0
     while True:
-        cell, size = mrv(grid, rows, cols, n)
+        cell, size = mrv(grid, rows, cols, n, n)
         if cell < 0:
             break
         d = domain(rows, cols, n, cell // n, cell % n)

@@ -127,7 +127,7 @@ class LatinSquareCompletion:
         """The values of the MRV cell as moves ``cell * n + value - 1``; ``()`` at a terminal state."""
         n = self.order
         grid, rows, cols = self._arrays(state)
-        cell, size = kernels.mrv(grid, rows, cols, n)
+        cell, size = kernels.mrv(grid, rows, cols, n, n)
         if size == 0:
             return ()
         d = int(kernels.domain(rows, cols, n, cell // n, cell % n))
