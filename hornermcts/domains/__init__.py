@@ -20,6 +20,12 @@ random simulations on it.
   (semi-greedy construction, MS, MCTS, substitute instances) and
   :mod:`~hornermcts.domains.knapsack` (LP bound, checked against dynamic
   programming).
+- Cazenave 2024's problems for nested search with learned priors
+  (:func:`~hornermcts.search.nrpa`, :class:`~hornermcts.search.Prior`):
+  :mod:`~hornermcts.domains.latin_square` (completion, the Dual prior),
+  :mod:`~hornermcts.domains.kakuro` and
+  :mod:`~hornermcts.domains.rna_design` (inverse folding on Eterna100 with
+  ViennaRNA, the NGRAM prior on a substitute training set).
 
 Modules are imported on demand (``from hornermcts.domains.samegame import
 SameGame``), so a domain's compiled kernels load only when it is used.
