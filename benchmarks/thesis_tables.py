@@ -105,7 +105,10 @@ def report(domains: list[str], folder: Path) -> str:
     for name in domains:
         rows = _saved(folder / f"{name}.jsonl")
         if rows:
-            parts.append(f"== {name} ({len(rows)} runs, {folder / (name + '.jsonl')}) ==\n"
+            shown = folder / f"{name}.jsonl"
+            if shown.resolve().is_relative_to(HERE.parent):
+                shown = shown.resolve().relative_to(HERE.parent)
+            parts.append(f"== {name} ({len(rows)} runs, {shown}) ==\n"
                          + _module(name).format_table(rows))
     return "\n\n".join(parts)
 
