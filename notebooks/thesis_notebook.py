@@ -44,7 +44,9 @@ from pathlib import Path
 
 import matplotlib.pyplot as plt
 
-ROOT = Path.cwd().resolve().parent  # the notebook runs in notebooks/
+import hornermcts
+
+ROOT = Path(hornermcts.__file__).resolve().parents[1]  # the repository (an editable install, as the README's)
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import thesis_circles  # noqa: E402  (the benchmark scripts define the tables)
 import thesis_partitioning  # noqa: E402
