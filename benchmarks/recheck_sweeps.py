@@ -19,7 +19,7 @@ from pathlib import Path
 
 from hornermcts import codegen, families
 from hornermcts.experiments import run_job
-from hornermcts.horner import horner_dag
+from hornermcts.horner_scheme import horner_dag
 
 from delivered import emitted_ops
 

@@ -447,7 +447,7 @@ class Dag:
 
         >>> import sympy
         >>> from hornermcts.parse import from_sympy
-        >>> from hornermcts.horner import horner_dag
+        >>> from hornermcts.horner_scheme import horner_dag
         >>> w, x, y, z = sympy.symbols("w x y z")
         >>> dag = horner_dag(from_sympy(x*(y + 2*z) + w + 2*z), ["x"])   # 2*z in two sums
         >>> out = dag.delivered()

@@ -14,7 +14,7 @@ Examples
 --------
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner import horner_dag
+>>> from hornermcts.horner_scheme import horner_dag
 >>> x, y, z = sympy.symbols("x y z")
 >>> p = Polynomial((x, y, z), [[3, 2, 0], [2, 1, 0], [3, 0, 1]], [1, 1, 1])
 >>> counter = FastCounter(p)
@@ -29,7 +29,7 @@ import numpy as np
 from numba import njit
 
 from .coefficients import common_denominator
-from .horner import coefficient_mode, exact_coefficients, normalize_order
+from .horner_scheme import coefficient_mode, exact_coefficients, normalize_order
 from .opcount import OpCount, pieces_count
 
 __all__ = ["FastCounter"]
@@ -279,11 +279,11 @@ class FastCounter:
     ----------
     poly : Polynomial
     mode : {"content", "sign"}, optional
-        As in :func:`~hornermcts.horner.horner_dag` (default: the same choice).
+        As in :func:`~hornermcts.horner_scheme.horner_dag` (default: the same choice).
 
     ``count(order)`` returns the total, ``count_detail(order)`` an
     :class:`~hornermcts.opcount.OpCount`; orders are column indices (outermost
-    first) or anything :func:`~hornermcts.horner.normalize_order` accepts.
+    first) or anything :func:`~hornermcts.horner_scheme.normalize_order` accepts.
     The structural hashes are 64-bit, so two different subexpressions could in
     principle collide (probability about n^2 / 2^64); the exact DAG is what
     :func:`hornermcts.optimize` finally builds and reports.

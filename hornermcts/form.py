@@ -63,7 +63,7 @@ def run_form(poly, *, level: int = 3, method: str | None = None, order=None,
         ``original`` and ``optimized`` totals, ``*_detail`` (FORM's
         ``nP nM nA``), ``scheme`` (in our symbol names) and ``seconds``.
     """
-    from .horner import normalize_order
+    from .horner_scheme import normalize_order
     from .textio import write_text
 
     tool = form_ops_path()

@@ -40,7 +40,7 @@ from .domains.horner_orders import HornerOrderProblem
 from .fastcount import FastCounter
 from .given import given_dag
 from .greedy import greedy as greedy_step
-from .horner import horner_dag
+from .horner_scheme import horner_dag
 from .opcount import OpCount, expression_count, original_count, pieces_count
 from .options import PRESETS, Options, make
 from .polynomial import Polynomial

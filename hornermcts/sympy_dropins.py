@@ -1,11 +1,18 @@
-"""Drop-in SymPy entry points: ``simplify`` and a ``cse`` with ``sympy.cse``'s signature.
+"""Drop-in SymPy entry points: ``horner`` (alias ``simplify``) and a ``cse`` with ``sympy.cse``'s signature.
+
+``hornermcts.horner`` is the Horner entry point; ``hornermcts.simplify`` is
+the same function under its former name, kept as an alias.  It is *not*
+SymPy's ``simplify`` (it returns a Horner form, ``sin(x)**2 + cos(x)**2``
+stays as it is), which is why neither ``simplify`` nor ``cse`` is exported
+by ``from hornermcts import *``: after ``from sympy import *`` they stay
+SymPy's.  Reach them as ``hornermcts.cse`` and ``hornermcts.horner``.
 
 Examples
 --------
 >>> import sympy
->>> from hornermcts import simplify, cse
+>>> from hornermcts import horner, cse
 >>> x, y, z = sympy.symbols("x y z")
->>> simplify(x**3*y**2 + x**2*y + x**3*z, iterations=50, seed=0)
+>>> horner(x**3*y**2 + x**2*y + x**3*z, iterations=50, seed=0)
 x**2*(x*(y**2 + z) + y)
 >>> f = sympy.lambdify((x, y, z), x**3*y**2 + x**2*y + x**3*z, cse=cse)
 >>> f(2, 3, 5)
@@ -24,11 +31,15 @@ from .opcount import own_operations
 from .optimize import optimize
 from .views import to_expressions
 
-__all__ = ["simplify", "cse"]
+__all__ = ["horner", "simplify", "cse"]
 
 
-def simplify(expr, **options):
+def horner(expr, **options):
     """An exactly equal expression with fewer operations: the optimized Horner form.
+
+    Also reachable as ``hornermcts.simplify``, an alias kept from the
+    first releases (the same function; it shares only its name with
+    :func:`sympy.simplify`).
 
     Parameters
     ----------
@@ -46,7 +57,7 @@ def simplify(expr, **options):
     Returns
     -------
     The nested Horner form(s), no temporaries, written as SymPy writes
-    expressions (``simplify(x + y) == x + y``) wherever that keeps the
+    expressions (``horner(x + y) == x + y``) wherever that keeps the
     operations (``2*(x + y)`` stays a product).  Common subexpressions are
     not visible in one expression: use :func:`cse` (or
     :func:`hornermcts.optimize` and its views) to keep them.  The nested
@@ -54,12 +65,27 @@ def simplify(expr, **options):
     (``cse``'s output holds exactly ``optimize(...).after``).  When the input
     as written is cheaper than any form found (``(x + y)**8``), it comes
     back in its own form.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> x, y = sympy.symbols("x y")
+    >>> horner(x**2*y + x*y**2 + x*y, seed=0)
+    x*y*(x + y + 1)
+    >>> horner(sympy.sin(x)**2 + sympy.cos(x)**2)   # not sympy.simplify: pieces stay as they are
+    sin(x)**2 + cos(x)**2
+    >>> simplify is horner
+    True
     """
     many = isinstance(expr, (sympy.MatrixBase, list, tuple))
     exprs = _as_sympy_writes_them(to_expressions(optimize(list(expr) if many else expr, **options).dag))
     if isinstance(expr, sympy.MatrixBase):
         return type(expr)(expr.shape[0], expr.shape[1], exprs)
     return type(expr)(exprs) if many else exprs[0]
+
+
+#: The former name of :func:`horner`, kept as an alias (not exported by ``import *``).
+simplify = horner
 
 
 def _optimizable(e) -> bool:

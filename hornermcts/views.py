@@ -14,7 +14,7 @@ Examples
 --------
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner import horner_dag
+>>> from hornermcts.horner_scheme import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> p = Polynomial((x, y), [[2, 1], [3, 1], [2, 0], [3, 0]], [1, 1, 3, 3])
 >>> dag = horner_dag(p, [x, y])

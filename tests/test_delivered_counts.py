@@ -23,7 +23,7 @@ from helpers.emitted_ops import (count_c, count_form, count_fortran, count_graph
 import hornermcts
 from hornermcts import codegen, form
 from hornermcts.fastcount import FastCounter
-from hornermcts.horner import horner_dag
+from hornermcts.horner_scheme import horner_dag
 from hornermcts.optimize import PRESETS
 from hornermcts.polynomial import Polynomial
 

@@ -14,7 +14,7 @@ from hornermcts import form, optimize
 from hornermcts.dag import Dag, Scale
 from hornermcts.families import random_polynomial
 from hornermcts.greedy import factorize, greedy, nary, pair_greedy
-from hornermcts.horner import horner_dag
+from hornermcts.horner_scheme import horner_dag
 from hornermcts.optimize import PRESETS
 from hornermcts.polynomial import Polynomial
 from hornermcts.views import evaluate_dag, to_assignments, to_expression

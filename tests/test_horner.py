@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from hornermcts import form
 from hornermcts.dag import Add, power_plan
 from hornermcts.fastcount import FastCounter
-from hornermcts.horner import coefficient_mode, horner_dag, normalize_order
+from hornermcts.horner_scheme import coefficient_mode, horner_dag, normalize_order
 from hornermcts.opcount import original_count, power_cost
 from hornermcts.polynomial import Polynomial
 from hornermcts.views import evaluate_dag, to_assignments, to_expression, to_networkx

@@ -1,8 +1,10 @@
-"""simplify() and cse(): exact, shaped like SymPy's, usable by lambdify."""
+"""horner() (alias simplify) and cse(): exact, shaped like SymPy's, usable by lambdify."""
 from __future__ import annotations
 
 import functools
 import random
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -249,3 +251,25 @@ def test_simplify_answers_in_sympys_own_form_with_the_nested_forms_count():
         out = simplify(expr, iterations=30, seed=0)
         nested = hornermcts.optimize(expr, iterations=30, seed=0).expression()
         assert hornermcts.expression_count(out) == hornermcts.expression_count(nested) and same(out, expr)
+
+
+def test_horner_is_the_entry_point_and_simplify_its_alias():
+    assert hornermcts.horner is hornermcts.simplify is simplify and hornermcts.horner.__name__ == "horner"
+    for expr in (POLY, [x**2 * y + x**2 * z, 3 * x**2 * (y + z)]):
+        assert hornermcts.horner(expr, iterations=40, seed=0) == simplify(expr, iterations=40, seed=0)
+    assert same(hornermcts.horner(POLY, iterations=40, seed=0), POLY)
+
+
+def test_import_star_leaves_sympys_simplify_and_cse_alone():
+    """``from sympy import *`` then ``from hornermcts import *``: simplify and cse are still SymPy's."""
+    namespace: dict = {}
+    exec("from sympy import *\nfrom hornermcts import *", namespace)
+    assert namespace["simplify"] is sympy.simplify and namespace["cse"] is sympy.cse
+    assert namespace["horner"] is hornermcts.horner and namespace["optimize"] is hornermcts.optimize
+    assert not {"simplify", "cse"} & set(hornermcts.__all__)
+    assert {"simplify", "cse", "horner"} <= set(dir(hornermcts))
+    # the same in a fresh interpreter, where nothing of hornermcts is loaded yet
+    code = ("from sympy import *\nimport sympy\nfrom hornermcts import *\n"
+            "print(simplify is sympy.simplify, cse is sympy.cse, horner.__module__)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "True", "hornermcts.sympy_dropins"]

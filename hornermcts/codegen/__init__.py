@@ -61,7 +61,7 @@ Examples
 --------
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner import horner_dag
+>>> from hornermcts.horner_scheme import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> p = Polynomial((x, y), [[3, 1], [2, 1], [1, 0], [0, 0]], [2, 2, 3, 1])
 >>> dag = horner_dag(p, [x, y])

@@ -19,7 +19,7 @@ language.  Every local gets a name valid in all the languages, never one
 the generated code uses itself (``x``, ``out``, ``dd_add``, ...) or a keyword.
 
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner import horner_dag
+>>> from hornermcts.horner_scheme import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> prog = Program(horner_dag(Polynomial((x, y), [[3, 1], [0, 0]], [2, 1])), "g")
 >>> prog.inputs, prog.steps, prog.outputs, prog.ops
@@ -89,7 +89,7 @@ def input_symbols(obj, args=None) -> tuple:
 
     >>> import sympy
     >>> from hornermcts.parse import as_polynomial
-    >>> from hornermcts.horner import horner_dag
+    >>> from hornermcts.horner_scheme import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> input_symbols(horner_dag(as_polynomial(x**2 + x*sympy.sin(y))))
     (x, y)

@@ -38,7 +38,7 @@ import sympy
 
 from hornermcts import codegen
 from hornermcts.families import load
-from hornermcts.horner import horner_dag
+from hornermcts.horner_scheme import horner_dag
 from hornermcts.optimize import optimize
 from hornermcts.parse import as_polynomial
 from hornermcts.polynomial import Polynomial
