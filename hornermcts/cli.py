@@ -15,8 +15,10 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+from collections.abc import Sequence
 
 from .errors import HornerMCTSError
+from .status_line import StatusLine, may_show
 
 __all__ = ["main", "SUBCOMMANDS"]
 
@@ -34,7 +36,23 @@ SUBCOMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command(argv: Sequence[str]) -> str | None:
+    """The subcommand ``argv`` names: its first word that is not an option (the top-level options take no value).
+
+    >>> _command(["--version"]), _command(["optimize", "poly.txt", "-n", "5"])
+    (None, 'optimize')
+    """
+    return next((word for word in argv if not word.startswith("-")), None)
+
+
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The parser for ``argv`` (default ``sys.argv[1:]``).
+
+    Only the subcommand that ``argv`` names is imported and given its
+    arguments; the others are listed with their one-line help, so that
+    ``hornermcts optimize`` does not load every domain.
+    """
+    command = _command(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="hornermcts",
         description="Multivariate Horner schemes by Monte Carlo Tree Search, with CSE and code generation.",
@@ -44,12 +62,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"hornermcts {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in SUBCOMMANDS.items():
+        if name != command:
+            sub.add_parser(name, help=help_text)
+            continue
         try:
             mod = importlib.import_module(module)
         except ModuleNotFoundError as exc:
             if exc.name is None or not (module + ".").startswith(exc.name + "."):
                 raise  # a module the subcommand imports is missing: a real error
-            continue
+            continue  # not installed: argparse says the choice is invalid
         p = sub.add_parser(name, help=help_text, description=(mod.__doc__ or help_text).strip().split("\n\n")[0])
         mod.add_arguments(p)
         p.set_defaults(_run=mod.run)
@@ -57,12 +78,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if not getattr(args, "_run", None):
-        parser.print_help()
-        return 2
+    """Run the command line on ``argv`` (default ``sys.argv[1:]``); the exit status.
+
+    On a terminal (and without ``--no-progress`` or ``--json``) a status
+    line says ``loading hornermcts COMMAND ...`` from the start, while the
+    subcommand's modules load (SymPy and Numba take about a second); the
+    subcommand's own status lines follow.
+    """
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = _command(argv)
+    line = StatusLine(sys.stderr) if command in SUBCOMMANDS and may_show(argv) else None
     try:
+        try:
+            if line is not None:
+                line(f"loading hornermcts {command} ...")
+            parser = build_parser(argv)
+        finally:
+            if line is not None:
+                line.clear()  # before argparse prints a usage, help or error
+        args = parser.parse_args(argv)
+        if not getattr(args, "_run", None):
+            parser.print_help()
+            return 2
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
         print("hornermcts: interrupted", file=sys.stderr)

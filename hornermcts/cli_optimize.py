@@ -16,11 +16,12 @@ non-terminal.
 from __future__ import annotations
 
 import argparse
-import io
 import json
 import os
 import sys
 from pathlib import Path
+
+from .status_line import StatusLine, shows_status
 
 __all__ = ["add_arguments", "run"]
 
@@ -43,67 +44,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str):
+    """The polynomial in ``path`` (``-``: standard input), and the name its ``NAME =`` header gives it, if any."""
     from .parse import from_text, read_file
+    from .parse.text import expression_name
 
     if path == "-":
-        return from_text(sys.stdin.read(), name="<stdin>")
-    return read_file(path)
+        text = sys.stdin.read()
+        return from_text(text, name="<stdin>"), expression_name(text.split("\n"), "<stdin>")
+    poly = read_file(path)
+    with open(path, encoding="utf-8-sig", errors="replace") as fh:  # read_file has checked the bytes
+        return poly, expression_name(fh, path)
 
 
-def shows_status(args: argparse.Namespace, stream=None) -> bool:
-    """Whether ``run`` shows its status line and bar: on a terminal, without --no-progress or --json.
+def _described(path: str, poly, name) -> str:
+    """The summary's first line: the input, the expression's name and line if it has one, its size.
 
-    >>> from types import SimpleNamespace
-    >>> class Terminal:
-    ...     def isatty(self): return True
-    >>> shows_status(SimpleNamespace(no_progress=False, json=False), Terminal())
-    True
-    >>> shows_status(SimpleNamespace(no_progress=False, json=True), Terminal())
-    False
+    >>> from hornermcts.parse import from_text
+    >>> _described("-", from_text("x = 3"), ("x", 1))
+    '<stdin>: expression x (line 1): 1 term, 0 variables'
+    >>> _described("poly.txt", from_text("x^2 + y"), None)
+    'poly.txt: 2 terms, 2 variables'
     """
-    if args.no_progress or args.json:
-        return False
-    isatty = getattr(sys.stderr if stream is None else stream, "isatty", None)
-    return bool(isatty and isatty())
-
-
-class StatusLine:
-    """One line on ``stream``, rewritten in place (carriage return, padding); ``clear()`` blanks it.
-
-    ``keep=True`` ends the line, so that a progress bar can use the next one
-    (tqdm clears its bar when done); ``clear()`` then moves back up to it.
-
-    >>> import io
-    >>> out = io.StringIO()
-    >>> line = StatusLine(out)
-    >>> line("reading a long name ..."); line("searching ..."); line.clear()
-    >>> out.getvalue().split("\\r")[1:]
-    ['reading a long name ...', 'searching ...          ', '                       ', '']
-    """
-
-    def __init__(self, stream) -> None:
-        self.stream = stream
-        self.shown = 0
-        self.kept = False
-
-    def __call__(self, text: str, *, keep: bool = False) -> None:
-        try:
-            width = os.get_terminal_size(self.stream.fileno()).columns - 1
-        except (AttributeError, ValueError, OSError, io.UnsupportedOperation):
-            width = 0
-        width = width if width >= 20 else 79  # a pseudo-terminal may report 0 columns
-        if len(text) > width:  # a wrapped line could not be rewritten
-            text = text[:width - 3] + "..."
-        self.stream.write(("\r\x1b[A" if self.kept else "\r") + text + " " * max(self.shown - len(text), 0)
-                          + ("\n" if keep else ""))
-        self.stream.flush()
-        self.shown, self.kept = len(text), keep
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write(("\r\x1b[A" if self.kept else "\r") + " " * self.shown + "\r")
-            self.stream.flush()
-            self.shown, self.kept = 0, False
+    where = "<stdin>" if path == "-" else path
+    named = f"expression {name[0]} (line {name[1]}): " if name else ""
+    terms = f"{poly.n_terms} term{'' if poly.n_terms == 1 else 's'}"
+    return f"{where}: {named}{terms}, {poly.n_vars} variable{'' if poly.n_vars == 1 else 's'}"
 
 
 def _kernel_cache() -> tuple[str | None, bool]:
@@ -146,15 +111,15 @@ def _prepare_kernels(poly, status) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    line = StatusLine(sys.stderr) if shows_status(args) else None
     from .optimize import optimize
     from .options import from_arguments
 
     options = from_arguments(args)  # checked before the input is read
-    line = StatusLine(sys.stderr) if shows_status(args) else None
     try:
         if line is not None:
             line(f"reading {'standard input' if args.file == '-' else args.file} ...")
-        poly = _read(args.file)
+        poly, name = _read(args.file)
         if line is not None:
             _prepare_kernels(poly, line)
             searches = " and ".join(s for s in ("mcts", "anneal") if s in options.stages) or "occurrence orders"
@@ -178,6 +143,7 @@ def run(args: argparse.Namespace) -> int:
     report = sys.stderr if code is not None else sys.stdout
     if args.json:
         print(json.dumps({
+            "expression": None if name is None else name[0],
             "terms": poly.n_terms,
             "variables": [str(s) for s in poly.symbols],
             "before": result.before.as_dict(),
@@ -191,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
             "options": {k: v for k, v in result.options.items() if not callable(v)},
         }), file=report)
     else:
-        print(f"{args.file}: {poly.n_terms} terms, {poly.n_vars} variables", file=report)
+        print(_described(args.file, poly, name), file=report)
         print(result.summary(), file=report)
     if code is not None:
         sys.stdout.write(code)

@@ -1,6 +1,7 @@
 """The command line: table, JSON, code emission, stdin, clear errors."""
 from __future__ import annotations
 
+import importlib
 import io
 import json
 import re
@@ -96,7 +97,7 @@ def test_a_bug_is_not_reported_as_a_user_error(poly_file, monkeypatch):
     def broken(*args, **kwargs):
         raise TypeError("unsupported operand type(s)")
 
-    monkeypatch.setattr(sys.modules["hornermcts.optimize"], "optimize", broken)
+    monkeypatch.setattr(importlib.import_module("hornermcts.optimize"), "optimize", broken)
     with pytest.raises(TypeError, match="unsupported operand"):
         main(["optimize", str(poly_file), "-n", "5"])
 
@@ -123,6 +124,7 @@ def test_status_line_on_a_terminal(poly_file, monkeypatch, capsys):
     monkeypatch.chdir(poly_file.parent)  # a short name: the line is cut to the terminal's width (79 here)
     assert main(["optimize", poly_file.name, "-n", "10", "--seed", "0"]) == 0
     text = err.getvalue()
+    assert text.startswith("\rloading hornermcts optimize ...")  # before SymPy and Numba are imported
     assert f"\rreading {poly_file.name} ..." in text and "searching (mcts and anneal), then CSE and greedy ..." in text
     assert "compiling kernels (first run only, cached in " in text or "loading compiled kernels from " in text
     assert re.search(r"\r(\x1b\[A)? +\r$", text)  # the last write wipes the line (up one: the bar's line)
@@ -135,3 +137,56 @@ def test_no_status_line_with_json_no_progress_or_off_a_terminal(flags, terminal,
     monkeypatch.setattr(sys, "stderr", err)
     assert main(["optimize", str(poly_file), "-n", "10", "--seed", "0", *flags]) == 0
     assert err.getvalue() == ""
+
+
+@pytest.mark.parametrize("text, first_line, name", [
+    ("x = 3", "<stdin>: expression x (line 1): 1 term, 0 variables", "x"),
+    ("\nx = y\n", "<stdin>: expression x (line 2): 1 term, 1 variable", "x"),
+    ("Local F = x^2*y + x*y;", "<stdin>: expression F (line 1): 2 terms, 2 variables", "F"),
+    ("x^2*y + x*y", "<stdin>: 2 terms, 2 variables", None),
+])
+def test_a_leading_name_is_reported_not_dropped(text, first_line, name, monkeypatch, capsys):
+    """``x = 3`` names the expression x (FORM's ``Local F =``): the summary and the JSON say so."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert main(["optimize", "-", "-n", "10", "--no-progress"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == first_line
+    monkeypatch.setattr(sys, "stdin", io.StringIO(text))
+    assert main(["optimize", "-", "-n", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["expression"] == name
+
+
+def test_a_named_file_is_reported_with_its_line(tmp_path, capsys):
+    path = tmp_path / "F.frm"
+    path.write_text("\ufeff\n   F =\n      + 32*x1^3*zk^2\n      - 48*x1*zk;\n")
+    assert main(["optimize", str(path), "-n", "10", "--no-progress"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == f"{path}: expression F (line 2): 2 terms, 2 variables"
+
+
+def test_a_second_statement_is_a_one_line_error(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x = 3\ny = x + 1\n"))
+    assert main(["optimize", "-", "-n", "10"]) == 2
+    assert capsys.readouterr().err.strip() == 'hornermcts: error: <stdin>:2:1: unexpected \'y\' in "y = x + 1"'
+
+
+def test_the_command_line_starts_without_sympy_or_numba():
+    """``import hornermcts.cli`` and the parser of one subcommand load only that subcommand's modules."""
+    code = ("import sys\nimport hornermcts, hornermcts.cli as cli\n"
+            "light = not {'sympy', 'numba'} & set(sys.modules)\n"
+            "parser = cli.build_parser(['optimize', 'poly.txt'])\n"
+            "domains = sorted(m for m in sys.modules if m.endswith('.cli') and '.domains.' in m)\n"
+            "print(light, domains, all(name in parser.format_help() for name in cli.SUBCOMMANDS))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["True", "[]", "True"]
+
+
+def test_the_loading_line_respects_the_quiet_flags(poly_file, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stderr", Terminal())
+    with pytest.raises(SystemExit):
+        main(["optimize", "--help"])
+    assert sys.stderr.getvalue().startswith("\rloading hornermcts optimize ...")
+    assert sys.stderr.getvalue().endswith("\r")  # wiped before the help is printed
+    assert capsys.readouterr().out.startswith("usage: hornermcts optimize")
+    for quiet in ("--no-progress", "--no-prog", "--json", "--js"):
+        monkeypatch.setattr(sys, "stderr", Terminal())
+        assert main(["optimize", str(poly_file), "-n", "5", quiet]) == 0
+        assert sys.stderr.getvalue() == ""

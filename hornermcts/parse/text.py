@@ -19,7 +19,7 @@ from .builder import Builder
 from .errors import ParseError
 from .sparse import Term, constant, poly_pow
 
-__all__ = ["from_text", "parse_lines"]
+__all__ = ["from_text", "parse_lines", "expression_name"]
 
 _S = sympy.S
 
@@ -180,6 +180,7 @@ class _Parser:
         self.b = builder
         self._next = _tokens(lines, filename).__next__
         self.tok = self._next()
+        self.name: tuple[str, int] | None = None  # (NAME, line) of a leading NAME = header
 
     def advance(self) -> None:
         self.tok = self._next()
@@ -209,7 +210,9 @@ class _Parser:
         if k == ";":
             self.advance()
             if self.tok[0] != "EOF":
-                raise self.unexpected(after=" after ';'")
+                raise self.unexpected(after=" after ';' (the input is one expression)")
+        elif k == "=":
+            raise self.error("a second '=' (the input is one expression; only a leading NAME = names it)")
         elif k == ")":
             raise self.error("unexpected ')' without a matching '('")
         elif k != "EOF":
@@ -217,18 +220,20 @@ class _Parser:
         return acc
 
     def _header(self) -> None:
-        """Skip ``NAME =`` or FORM's ``Local NAME =``; needs two tokens of lookahead."""
+        """Read ``NAME =`` or FORM's ``Local NAME =`` into ``self.name``; needs two tokens of lookahead."""
         if self.tok[0] != "i":
             return
         first = self.tok
         self.advance()
         if self.tok[0] == "=":
+            self.name = (first[1], first[2])
             self.advance()
             return
         if first[1].lower() in ("local", "global", "l", "g") and self.tok[0] == "i":
             second = self.tok
             self.advance()
             if self.tok[0] == "=":
+                self.name = (second[1], second[2])
                 self.advance()
                 return
             raise self.unexpected(second)
@@ -455,6 +460,25 @@ def parse_lines(lines: Iterable[str], filename: str, symbols) -> Polynomial:
     return builder.finish(acc)
 
 
+def expression_name(lines: Iterable[str], filename: str = "<string>") -> tuple[str, int] | None:
+    """The name a leading ``NAME =`` (or FORM's ``Local NAME =``) gives the expression, and its line.
+
+    ``None`` when the text has no such header.  Only the first tokens are
+    read (``lines`` may be an open file); the header is what :func:`from_text`
+    and :func:`~hornermcts.parse.read_file` skip: it names the expression and
+    is not part of it, so ``x = 3`` is the constant 3 named ``x`` (the
+    command line says so in its summary).
+
+    >>> expression_name(["Local F =", "  + 32*x1^3*zk^2;"])
+    ('F', 1)
+    >>> expression_name(["", "x = 3"]), expression_name(["x^2 + y"])
+    (('x', 2), None)
+    """
+    parser = _Parser(lines, filename, Builder(None, strict=True))
+    parser._header()
+    return parser.name
+
+
 def from_text(
     text: str, *, name: str = "<string>", symbols: Sequence[sympy.Symbol] | None = None
 ) -> Polynomial:
@@ -467,8 +491,13 @@ def from_text(
     (``-x^2`` is ``-(x^2)``, ``x^y^z`` is ``x^(y^z)``, ``a/b*c`` is
     ``(a/b)*c``).  Whitespace and newlines may appear between any two tokens,
     so one term may span several lines.  An optional leading ``NAME =`` (or
-    FORM's ``Local NAME =``) and a trailing ``;`` are skipped.  Text that is
-    empty or only whitespace is the zero polynomial (no terms, no symbols).
+    FORM's ``Local NAME =``, as FORM prints its expressions) names the
+    expression and is not part of it: ``x = 3`` is the constant 3, ``x = y``
+    the polynomial ``y`` (:func:`expression_name` reads the name; the command
+    line reports it).  There is one expression: a second ``=`` or a second
+    statement after ``;`` is an error.  A trailing ``;`` is skipped.  Text
+    that is empty or only whitespace is the zero polynomial (no terms, no
+    symbols).
 
     Division by a number is exact (``3/4*x``, ``x/2``); division by anything
     else (``1/z``, ``x/(y + 1)``), a power whose exponent is not a

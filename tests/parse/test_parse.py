@@ -19,6 +19,7 @@ from hornermcts.parse import (
     from_text,
     read_file,
 )
+from hornermcts.parse.text import expression_name
 from hornermcts.polynomial import Polynomial
 
 HEP = Path(__file__).resolve().parents[2] / "expressions" / "hep_sigma.txt"
@@ -512,6 +513,8 @@ ERROR_CASES = [
     ("x + oo", 1, 5, "x + oo", "infinity"),
     ("x + nan*y", 1, 5, "x + nan*y", "NaN"),
     ("F = x;\ny", 2, 1, "y", "after ';'"),
+    ("x = y = 3", 1, 7, "x = y = 3", "a second '='"),
+    ("x = 3; y = 4", 1, 8, "x = 3; y = 4", "the input is one expression"),
     ("x + sin(x, y)", 1, 5, "x + sin(x, y)", "argument"),
     ("f(x,)", 1, 5, "f(x,)", "unexpected ')'"),
 ]
@@ -630,3 +633,31 @@ def test_a_file_name_given_as_text_gets_a_hint():
     with pytest.raises(ParseError) as err:
         hornermcts.as_polynomial("x + * y")
     assert "pathlib" not in str(err.value)
+
+
+@pytest.mark.parametrize("text, name, value", [
+    ("x = 3", ("x", 1), 3),
+    ("x = y", ("x", 1), sympy.Symbol("y")),
+    ("\n\nLocal F =\n  + 2*x^2;\n", ("F", 3), 2 * sympy.Symbol("x") ** 2),
+    ("G\n= x*y", ("G", 1), sympy.Symbol("x") * sympy.Symbol("y")),
+    ("x^2 + y", None, sympy.Symbol("x") ** 2 + sympy.Symbol("y")),
+    ("sin(x) + 1", None, sympy.sin(sympy.Symbol("x")) + 1),
+])
+def test_a_leading_name_names_the_expression_and_is_not_part_of_it(tmp_path, text, name, value):
+    """``x = 3`` is the constant 3 named x (the name is read, not lost); the file and the text agree."""
+    assert from_text(text).to_sympy() == value
+    assert expression_name(text.split("\n")) == name
+    path = write(tmp_path, text)
+    assert read_file(path).to_sympy() == value
+    with open(path) as fh:
+        assert expression_name(fh, str(path)) == name
+
+
+def test_expression_name_reads_only_the_first_tokens():
+    def lines():
+        yield "F ="
+        yield "x + y"
+        yield "+ z"
+        raise AssertionError("read the whole input for the header")
+
+    assert expression_name(lines()) == ("F", 1)
