@@ -13,7 +13,8 @@ processes on the shared machine):
 
 Problems: ``Tour(20)``, an ordering toy (20 items, cost of each step from a
 matrix: 20 moves per playout, 210 legal moves met); SameGame 15x15 with 5
-colours, NRPA codes (colour, group size) (:class:`SameGameByGroup`); the
+colours, NRPA codes (colour, group size)
+(:class:`hornermcts.domains.samegame.SameGameByGroup`); the
 Horner-order problem of HEP(sigma) (15 variables; the reward is the fast
 counter's operation count).
 
@@ -21,8 +22,7 @@ Usage::
 
     python benchmarks/nested_playouts.py [--seconds 3] [--out benchmarks/results/nested_playouts.txt]
 
-Importable without side effects: the tests use :class:`CodedTour` and
-:class:`SameGameByGroup`.
+Importable without side effects: the tests use :class:`CodedTour`.
 """
 from __future__ import annotations
 
@@ -34,10 +34,11 @@ import time
 import numpy as np
 from numba import njit
 
+from hornermcts.domains.samegame import SameGameByGroup
 from hornermcts.search.nested import nmcs, nrpa
 from hornermcts.search.policy import Trace, softmax_playout
 
-__all__ = ["CodedTour", "SameGameByGroup", "measure", "main"]
+__all__ = ["CodedTour", "measure", "main"]
 
 
 class CodedTour:
@@ -150,40 +151,6 @@ def _tour_playout(n, visited, previous, weights, bias, has_bias, rng):  # pragma
         order[t] = move
         previous = move
     return order, codes[:entries], betas[:entries], starts[:steps + 1], chosen[:steps]
-
-
-class SameGameByGroup:
-    """A SameGame with the NRPA move code ``(colour, group size)`` (the game has no ``move_code``).
-
-    Delegates the protocol (and the game's Numba playout, for NMCS) to the
-    game; the codes of a state's groups are computed once per state.
-    """
-
-    def __init__(self, game) -> None:
-        self.game = game
-        self._state = None
-        self._codes: dict = {}
-
-    def root(self):
-        return self.game.root()
-
-    def moves(self, state):
-        return self.game.moves(state)
-
-    def apply(self, state, move):
-        return self.game.apply(state, move)
-
-    def reward(self, state) -> float:
-        return self.game.reward(state)
-
-    def playout(self, state, rng):
-        return self.game.playout(state, rng)
-
-    def move_code(self, state, move) -> tuple:
-        if state is not self._state:
-            self._state = state
-            self._codes = {m: (colour, size) for m, size, colour in self.game.groups(state)}
-        return self._codes[move]
 
 
 def _rate(run, playouts: int) -> tuple[float, int]:

@@ -474,3 +474,191 @@ def test_cli_errors_are_one_line_and_non_zero(argv, message, capsys):
     code, out, err = cli(argv, capsys)
     assert code == 2
     assert len(err.strip().splitlines()) == 1 and re.search(message, err), err
+
+
+# --------------------------------------------------------------------------
+# NRPA: moves coded by colour and group size (SameGameByGroup)
+
+
+def load_nrpa_benchmark():
+    """benchmarks/samegame_nrpa.py (its row check)."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_nrpa.py"
+    spec = importlib.util.spec_from_file_location("samegame_nrpa", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("samegame_nrpa", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def ref_codes(grid):
+    """{(col, row) cell of each legal group, first in scan order: (colour, size)}, from the Python reference."""
+    h = len(grid)
+    return {g[0]: (grid[h - 1 - g[0][1]][g[0][0]], len(g)) for g in ref_groups(grid) if len(g) >= 2}
+
+
+@settings(max_examples=80, deadline=None)
+@given(boards, st.integers(0, 10**6))
+def test_group_codes_are_the_colour_and_size_of_the_group(grid, seed):
+    from hornermcts.domains.samegame import SameGameByGroup
+
+    game = SameGameByGroup(SameGame(grid, colours=3))
+    rng = np.random.default_rng(seed)
+    state, reference = game.root(), [row[:] for row in grid]
+    seen = set()
+    while True:
+        moves = game.moves(state)
+        expected = ref_codes(reference)
+        assert {m: game.move_code(state, m) for m in moves} == expected
+        for colour, size in expected.values():
+            index = game.code_index(colour, size)
+            assert 0 <= index < game.code_count and index not in seen or (colour, size) in seen
+            seen.add(index)
+            seen.add((colour, size))
+        if not moves:
+            break
+        move = moves[int(rng.integers(len(moves)))]
+        state = game.apply(state, move)
+        reference, _ = ref_apply(reference, move)
+    indices = {i for i in seen if isinstance(i, int)}
+    pairs = {p for p in seen if isinstance(p, tuple)}
+    assert len(indices) == len(pairs)  # code_index is one-to-one on the codes met
+
+
+def test_code_index_range_and_errors():
+    from hornermcts.domains.samegame import SameGameByGroup
+
+    game = SameGameByGroup(SameGame(random_board(4, 3, 3, seed=0)))
+    assert game.code_count == 3 * 13
+    assert sorted(game.code_index(c, s) for c in range(3) for s in range(2, 13)) == \
+        sorted({c * 13 + s for c in range(3) for s in range(2, 13)})
+    with pytest.raises(ValueError, match="no group of colour 3"):
+        game.code_index(3, 2)
+    with pytest.raises(ValueError, match="size 1"):
+        game.code_index(0, 1)
+    with pytest.raises(ValueError, match="not a legal move"):
+        game.move_code(game.root(), (3, 2)) if (3, 2) not in game.moves(game.root()) else game.move_code(
+            game.root(), (9, 9))
+    with pytest.raises(ValueError, match="wraps a SameGame"):
+        SameGameByGroup(random_board(4, 3, 3, seed=0))
+
+
+@pytest.mark.parametrize("with_bias", [False, True])
+@pytest.mark.parametrize("seed", range(4))
+def test_the_coded_playout_draws_as_the_generic_one(seed, with_bias):
+    """Same weights, same seed: the compiled playout and softmax_playout play the same game, same trace."""
+    from hornermcts.domains.samegame import SameGameByGroup
+    from hornermcts.search.policy import softmax_playout
+
+    game = SameGameByGroup(SameGame(random_board(7, 6, 4, seed=seed)))
+    table = np.random.default_rng(100 + seed).normal(0.0, 1.5, game.code_count)
+    beta = np.random.default_rng(200 + seed).normal(0.0, 1.0, game.code_count) if with_bias else None
+    pairs = [(c, s) for c in range(4) for s in range(2, 43)]
+    weights = {p: table[game.code_index(*p)] for p in pairs}
+    bias = None
+    if with_bias:
+        def bias(state, moves):
+            return [beta[game.code_index(*game.move_code(state, m))] for m in moves]
+    final, moves, trace = softmax_playout(game, weights, np.random.default_rng(seed), bias=bias)
+    coded_final, coded_moves, coded = game.coded_playout(game.root(), table, beta, np.random.default_rng(seed))
+    assert coded_moves == moves and coded_final == final
+    assert [game.code_index(*c) for c in trace.codes] == coded.codes.tolist()
+    assert list(trace.starts) == coded.starts.tolist() and list(trace.chosen) == coded.chosen.tolist()
+    if with_bias:
+        assert np.allclose(trace.bias, coded.bias)
+    else:
+        assert coded.bias is None
+    assert game.replay(moves) == final and game.reward(final) == game.score(moves)
+
+
+def test_a_bias_that_excludes_every_group_is_ignored():
+    from hornermcts.domains.samegame import SameGameByGroup
+
+    game = SameGameByGroup(SameGame(random_board(6, 6, 3, seed=3)))
+    excluded = np.full(game.code_count, -np.inf)
+    final, moves, trace = game.coded_playout(game.root(), np.zeros(game.code_count), excluded,
+                                             np.random.default_rng(0))
+    assert game.score(moves) == game.reward(final) and not np.any(trace.bias)  # played uniformly, beta 0 recorded
+    # a terminal state: no moves, the state itself
+    end = game.replay(moves)
+    assert game.coded_playout(end, np.zeros(game.code_count), None, np.random.default_rng(0))[:2] == (end, [])
+
+
+def test_the_coded_nrpa_search_equals_the_generic_one():
+    from hornermcts.domains.samegame import SameGameByGroup
+    from hornermcts.search.nested import nrpa
+
+    game = SameGameByGroup(SameGame(random_board(6, 6, 3, seed=4)))
+    coded = nrpa(game, level=2, per_level=12, seed=3, coded=True, progress=None)
+    generic = nrpa(game, level=2, per_level=12, seed=3, coded=False, progress=None)
+    assert coded.best_moves == generic.best_moves and coded.history == generic.history
+    assert game.score(coded.best_moves) == coded.best_value
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_nrpa_reaches_the_exhaustive_optimum_of_tiny_boards(seed):
+    """Level 2 restarted (the benchmark's setting) finds the optimum within 30,000 playouts.
+
+    One level-2 search (10,000 playouts) alone finds it on 10 of these 12
+    boards: the code cannot tell apart two groups of one colour and size.
+    """
+    from hornermcts.domains.samegame import SameGameByGroup
+    from hornermcts.search.nested import nrpa
+
+    game = SameGame(random_board(5, 4, 3, seed=seed))
+    best, _ = solve_exhaustive(game)
+    result = nrpa(SameGameByGroup(game), level=2, per_level=100, playouts=30_000, target=best, seed=seed,
+                  progress=None)
+    assert result.stopped == "target" and result.reached <= 30_000
+    assert result.best_value == best == game.score(result.best_moves)
+
+
+def test_group_coded_samegame_keeps_the_protocol():
+    from hornermcts.domains.samegame import SameGameByGroup
+    from hornermcts.search import check_problem
+
+    check_problem(SameGameByGroup(SameGame(random_board(6, 6, 3, seed=4), playout="tabu_color")),
+                  simulations=15, seed=2)
+
+
+def test_the_benchmark_row_check_catches_a_wrong_score():
+    bench = load_nrpa_benchmark()
+    board = standard_testset()[0]
+    row = bench.play("nrpa", board, 0.3, seed=1, nrpa_level=1, per_level=20)
+    row["position"] = 1
+    assert bench.check_row(row, board) == row["score"] == SameGame(board).score(parse_moves(row["moves"]))
+    with pytest.raises(ValueError, match="the row says"):
+        bench.check_row(dict(row, score=row["score"] + 1), board)
+    with pytest.raises(ValueError, match="not over"):
+        bench.check_row(dict(row, moves=format_moves(parse_moves(row["moves"])[:-1])), board)
+    header = {"seconds_cpu": 0.3, "methods": ["nrpa"], "nrpa": {"level": 1, "per_level": 20},
+              "nmcs": {"level": 2}}
+    assert "re-checked" in bench.table([row], header)
+    with pytest.raises(ValueError, match="the row says"):
+        bench.table([dict(row, score=row["score"] - 2)], header)
+    assert sum(bench.TABLE7_NMCS) == 77_934 and sum(bench.TABLE7_SPMCTS3) == 78_012
+
+
+def test_the_benchmark_plays_each_method_within_its_budget():
+    bench = load_nrpa_benchmark()
+    board = standard_testset()[1]
+    for method in ("sp-mcts", "nmcs"):
+        row = bench.play(method, board, 0.3, seed=2, nmcs_level=1)
+        assert bench.check_row(dict(row, position=2), board) == row["score"] > 0
+    with pytest.raises(ValueError, match="unknown method"):
+        bench.play("uct", board, 0.1, seed=0)
+
+
+def test_cli_nrpa_and_nmcs(capsys):
+    for algorithm in ("nrpa", "nmcs"):
+        code, out, err = cli(["--random", "2", "--size", "5x5", "--colours", "3", "--algorithm", algorithm,
+                              "--level", "1", "-n", "300", "--no-progress"], capsys)
+        assert code == 0, err
+        head, moves = out.strip().splitlines()
+        assert head.endswith("s") and "300 playouts" in head
+        score = float(head.split("score ")[1].split(",")[0])
+        assert SameGame(random_board(5, 5, 3, seed=2)).score(parse_moves(moves.removeprefix("moves: "))) == score
+    code, out, err = cli(["--random", "1", "--algorithm", "nrpa", "--move-time", "1"], capsys)
+    assert code == 2 and "whole game" in err

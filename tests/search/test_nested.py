@@ -340,11 +340,11 @@ def test_nmcs_and_nrpa_on_the_horner_order_problem(direction):
 
 
 def test_nmcs_and_nrpa_on_samegame():
-    from hornermcts.domains.samegame import SameGame, random_board, solve_exhaustive
+    from hornermcts.domains.samegame import SameGame, SameGameByGroup, random_board, solve_exhaustive
 
     game = SameGame(random_board(5, 5, 3, seed=11))
     best, _ = solve_exhaustive(game)
-    wrapped = BENCH.SameGameByGroup(game)
+    wrapped = SameGameByGroup(game)
     state = game.root()
     assert {wrapped.move_code(state, m) for m in game.moves(state)} == {(c, s) for _, s, c in game.groups(state)}
     by_nmcs = nmcs(wrapped, level=2, seed=0, progress=None)

@@ -36,7 +36,9 @@ integer and the letter file formats) or any 2-D array, row 0 at the top.
 
 The package, one concept per module: :mod:`~.game` (:class:`SameGame`,
 :class:`SameGameState`, the scorings), :mod:`~.kernels` (the compiled
-kernels), :mod:`~.boards` (boards, files, move lists), :mod:`~.solver`
+kernels), :mod:`~.group_codes` (:class:`SameGameByGroup`: the NRPA move code,
+colour and group size, with a compiled playout), :mod:`~.boards` (boards,
+files, move lists), :mod:`~.solver`
 (exact solution of tiny boards), :mod:`~.rates` (playout rates) and
 :mod:`~.cli` (``hornermcts samegame``).
 
@@ -71,12 +73,14 @@ from __future__ import annotations
 from .boards import EMPTY as EMPTY, LETTERS as LETTERS
 from .boards import format_moves, parse_moves, random_board, read_boards, read_replays, standard_testset
 from .game import PLAYOUTS, SCORINGS, SameGame, SameGameState
+from .group_codes import SameGameByGroup
 from .rates import random_playout_rate
 from .solver import solve_exhaustive
 
 __all__ = [
     "SameGame",
     "SameGameState",
+    "SameGameByGroup",
     "SCORINGS",
     "PLAYOUTS",
     "random_board",

@@ -21,13 +21,15 @@ import os
 import sys
 
 from ...search import UCB1Tuned, beam_mcts, mcts, per_move_search, sp_mcts
+from ...search.nested import nmcs, nrpa
 from ...search.sp_mcts import CEM_PER_MOVE, MANUAL
 from .boards import format_moves, parse_moves, random_board, read_boards, standard_testset
 from .game import SameGame
+from .group_codes import SameGameByGroup
 
 __all__ = ["add_arguments", "run"]
 
-ALGORITHMS = ("sp-mcts", "mcts", "beam")
+ALGORITHMS = ("sp-mcts", "mcts", "beam", "nrpa", "nmcs")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,6 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     search = parser.add_argument_group("search")
     search.add_argument("--algorithm", choices=ALGORITHMS, default="sp-mcts", help="default sp-mcts")
     search.add_argument("--per-game", action="store_true", help="one search from the start instead of one per move")
+    search.add_argument("--level", type=int, default=2,
+                        help="nrpa/nmcs: level of the search, restarted while time is left (default 2)")
+    search.add_argument("--per-level", type=int, default=100, help="nrpa: N, iterations per level (default 100)")
     search.add_argument("--time", type=float, default=None,
                         help="seconds per board (default 10; per move: spread over the expected game length)")
     search.add_argument("--move-time", type=float, default=None, help="seconds per move (per-move search)")
@@ -140,7 +145,25 @@ def _replay(args: argparse.Namespace, boards: list) -> int:
     return status
 
 
+def _nested(args: argparse.Namespace, game, progress):
+    """NRPA (codes: colour, group size) or NMCS of the whole game: ``-n`` playouts or ``--time`` seconds."""
+    if args.move_time is not None or args.per_game:
+        raise OptionError(f"--move-time and --per-game are for the tree searches; {args.algorithm} searches the "
+                          "whole game (use --time or -n)")
+    budget: dict = {}
+    if args.iterations is not None:
+        budget["playouts"] = args.iterations
+    if args.time is not None or not budget:
+        budget["time_limit"] = 10.0 if args.time is None else args.time
+    if args.algorithm == "nrpa":
+        return nrpa(SameGameByGroup(game), level=args.level, per_level=args.per_level, seed=args.seed,
+                    progress=progress, **budget)
+    return nmcs(game, level=args.level, seed=args.seed, progress=progress, **budget)
+
+
 def _search(args: argparse.Namespace, game, progress):
+    if args.algorithm in ("nrpa", "nmcs"):
+        return _nested(args, game, progress)
     per_move = not args.per_game
     if args.time is not None and args.time <= 0:
         raise OptionError(f"--time must be > 0, got {args.time}")
@@ -197,8 +220,9 @@ def run(args: argparse.Namespace) -> int:
         total += score
         if args.show:
             print(game.render(result.best_state))
+        unit = "playouts" if args.algorithm in ("nrpa", "nmcs") else "iterations"
         print(f"{name}: score {score:g}, {len(result.best_moves)} moves, {game.tiles_left(result.best_state)} tiles "
-              f"left, {result.iterations} iterations, {result.elapsed:.1f} s"
+              f"left, {result.iterations} {unit}, {result.elapsed:.1f} s"
               + (" (interrupted)" if result.stopped == "interrupt" else ""))
         print(f"moves: {format_moves(result.best_moves)}")
         sys.stdout.flush()

@@ -22,10 +22,13 @@ Two columns of height 2: ``0 0`` at the bottom, a ``1`` on the left column.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-__all__ = ["legal_groups", "apply_move", "playout", "playout_batch", "end_adjustment", "colour_counts"]
+__all__ = ["legal_groups", "apply_move", "playout", "group_code", "coded_playout", "playout_batch", "end_adjustment",
+           "colour_counts"]
 
 
 @njit(cache=True, inline="always")
@@ -202,6 +205,106 @@ def _unpad(padded, width, height, cells):
             cells[c * height + r] = padded[(c + 1) * stride + r + 1]
 
 
+@njit(cache=True, inline="always")
+def _label_padded(board, width, height, label, stack, offset, rep, size, colour):
+    """Label the groups of a padded board (:func:`_pad`) with ``offset + g``; return their number.
+
+    ``rep[g]`` is the padded index of group ``g``'s first cell in scan order
+    (smallest column, then smallest row), so the groups come in the order
+    of :func:`legal_groups`; ``size`` and ``colour`` as there, singletons
+    included. Labels below ``offset`` belong to earlier steps and count as
+    unlabelled, so ``label`` never needs clearing.
+    """
+    stride = height + 2
+    n = 0
+    for c in range(1, width + 1):
+        base = c * stride
+        if board[base + 1] < 0:
+            break
+        for i in range(base + 1, base + height + 1):
+            k = board[i]
+            if k < 0:
+                break
+            if label[i] >= offset:
+                continue
+            g = offset + n
+            label[i] = g
+            stack[0] = i
+            top = 0
+            count = 0
+            while top >= 0:
+                j = stack[top]
+                top -= 1
+                count += 1
+                m = j + 1
+                if board[m] == k and label[m] < offset:
+                    label[m] = g
+                    top += 1
+                    stack[top] = m
+                m = j - 1
+                if board[m] == k and label[m] < offset:
+                    label[m] = g
+                    top += 1
+                    stack[top] = m
+                m = j + stride
+                if board[m] == k and label[m] < offset:
+                    label[m] = g
+                    top += 1
+                    stack[top] = m
+                m = j - stride
+                if board[m] == k and label[m] < offset:
+                    label[m] = g
+                    top += 1
+                    stack[top] = m
+            rep[n] = i
+            size[n] = count
+            colour[n] = k
+            n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _remove_padded(board, width, height, label, target, first, count):
+    """Remove the group labelled ``target`` (``count`` tiles, first cell ``first``) from a padded board.
+
+    Gravity, then empty columns closed. ``first`` is the group's first cell
+    in scan order, so its column is the group's leftmost and the columns
+    before it stay as they are; once all its tiles are gone and no column
+    was closed, the rest stays too.
+    """
+    stride = height + 2
+    left = count
+    dc = first // stride
+    for c in range(dc, width + 1):
+        if left == 0 and dc == c:
+            break
+        src = c * stride
+        if board[src + 1] < 0:
+            break
+        dst = dc * stride
+        w = 1
+        r = 1
+        while r <= height:
+            k = board[src + r]
+            if k < 0:
+                break
+            if label[src + r] != target:
+                board[dst + w] = k
+                w += 1
+            r += 1
+        left -= r - w
+        if dc == c:
+            for i in range(src + w, src + r):
+                board[i] = -1
+        else:
+            for i in range(src + 1, src + r):
+                board[i] = -1
+            for i in range(dst + w, dst + height + 1):
+                board[i] = -1
+        if w > 1:
+            dc += 1
+
+
 @njit(cache=True)
 def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, moves):
     """Finish ``cells`` in place; return (points of the moves, moves played).
@@ -257,57 +360,14 @@ def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mov
     played = 0
     offset = 0  # labels below offset belong to earlier steps
     while True:
-        # label the groups
-        n = 0
+        n = _label_padded(board, width, height, label, stack, offset, rep, size, colour)
         legal = 0
         free = 0
-        for c in range(1, width + 1):
-            base = c * stride
-            if board[base + 1] < 0:
-                break
-            for i in range(base + 1, base + height + 1):
-                k = board[i]
-                if k < 0:
-                    break
-                if label[i] >= offset:
-                    continue
-                g = offset + n
-                label[i] = g
-                stack[0] = i
-                top = 0
-                count = 0
-                while top >= 0:
-                    j = stack[top]
-                    top -= 1
-                    count += 1
-                    m = j + 1
-                    if board[m] == k and label[m] < offset:
-                        label[m] = g
-                        top += 1
-                        stack[top] = m
-                    m = j - 1
-                    if board[m] == k and label[m] < offset:
-                        label[m] = g
-                        top += 1
-                        stack[top] = m
-                    m = j + stride
-                    if board[m] == k and label[m] < offset:
-                        label[m] = g
-                        top += 1
-                        stack[top] = m
-                    m = j - stride
-                    if board[m] == k and label[m] < offset:
-                        label[m] = g
-                        top += 1
-                        stack[top] = m
-                rep[n] = i
-                size[n] = count
-                colour[n] = k
-                if count >= 2:
-                    legal += 1
-                    if k != tabu:
-                        free += 1
-                n += 1
+        for g in range(n):
+            if size[g] >= 2:
+                legal += 1
+                if colour[g] != tabu:
+                    free += 1
         if legal == 0:
             break
         use_tabu = tabu >= 0 and free > 0
@@ -331,47 +391,137 @@ def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mov
         r0 = rep[chosen]
         moves[played] = (r0 // stride - 1) * height + (r0 % stride - 1)
         played += 1
-        # remove it: gravity, then close empty columns; the representative is
-        # the group's first cell in scan order, so its column is the group's
-        # leftmost and the columns before it stay as they are; once all its
-        # tiles are gone and no column was closed, the rest stays too
-        target = offset + chosen
-        left = size[chosen]
-        dc = r0 // stride
-        for c in range(dc, width + 1):
-            if left == 0 and dc == c:
-                break
-            src = c * stride
-            if board[src + 1] < 0:
-                break
-            dst = dc * stride
-            w = 1
-            r = 1
-            while r <= height:
-                k = board[src + r]
-                if k < 0:
-                    break
-                if label[src + r] != target:
-                    board[dst + w] = k
-                    w += 1
-                r += 1
-            left -= r - w
-            if dc == c:
-                for i in range(src + w, src + r):
-                    board[i] = -1
-            else:
-                for i in range(src + 1, src + r):
-                    board[i] = -1
-                for i in range(dst + w, dst + height + 1):
-                    board[i] = -1
-            if w > 1:
-                dc += 1
+        _remove_padded(board, width, height, label, offset + chosen, r0, size[chosen])
         offset += n
         if offset > 2_000_000_000:
             label[:] = -1
             offset = 0
     _unpad(board, width, height, cells)
     return points, played
+
+
+def group_code(colour, size, cells):
+    """The integer code of a group of ``size`` tiles of ``colour`` on a board of ``cells`` cells.
+
+    ``colour * (cells + 1) + size``: the codes of a board lie in
+    ``range(colours * (cells + 1))``.
+
+    >>> group_code(2, 5, 225)
+    457
+    """
+    return colour * (cells + 1) + size
+
+
+@njit(cache=True)
+def _grow(array, needed):
+    """``array`` if it holds ``needed`` entries, else a copy twice as large (or more)."""
+    if needed <= array.size:
+        return array
+    bigger = np.empty(max(needed, 2 * array.size), array.dtype)
+    bigger[: array.size] = array
+    return bigger
+
+
+@njit(cache=True)
+def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
+    """Finish ``cells`` in place by the softmax policy over group codes (NRPA, GNRPA).
+
+    A legal group of ``size`` tiles of ``colour`` has the code
+    :func:`group_code`; it is played with probability proportional to
+    ``exp(weights[code] + bias[code])`` (``bias`` only if ``has_bias``; if
+    it excludes every legal group, it is ignored in that state), drawn as
+    :func:`hornermcts.search.policy.softmax_playout` draws: one
+    ``rng.random()`` per state with two or more legal groups, the groups in
+    scan order (the order of :func:`legal_groups`). Returns ``(points,
+    moves, codes, betas, starts, chosen)``: the points of the moves, the
+    flat cell of each move's group representative, and the trace of the
+    states that had a choice (:class:`hornermcts.search.policy.Trace`).
+    """
+    stride = height + 2
+    total = (width + 2) * stride
+    board = np.empty(total, np.int8)
+    _pad(cells, width, height, board)
+    label = np.full(total, -1, np.int32)
+    stack = np.empty(total, np.int32)
+    cells_n = width * height
+    rep = np.empty(cells_n, np.int32)
+    size = np.empty(cells_n, np.int32)
+    colour = np.empty(cells_n, np.int32)
+    legal = np.empty(cells_n, np.int64)
+    plain = np.empty(cells_n)
+    odds = np.empty(cells_n)
+    moves = np.empty(cells_n // 2 + 1, np.int64)
+    codes = np.empty(1024, np.int64)
+    betas = np.zeros(1024)
+    starts = np.zeros(cells_n // 2 + 2, np.int64)
+    chosen = np.empty(cells_n // 2 + 1, np.int64)
+    entries = 0
+    steps = 0
+    points = 0
+    played = 0
+    offset = 0
+    while True:
+        n = _label_padded(board, width, height, label, stack, offset, rep, size, colour)
+        m = 0
+        for g in range(n):
+            if size[g] >= 2:
+                legal[m] = g
+                m += 1
+        if m == 0:
+            break
+        pick = 0
+        if m > 1:
+            top = -np.inf
+            for i in range(m):
+                g = legal[i]
+                code = colour[g] * (cells_n + 1) + size[g]
+                plain[i] = weights[code]
+                odds[i] = plain[i] + (bias[code] if has_bias else 0.0)
+                if odds[i] > top:
+                    top = odds[i]
+            fallback = top == -np.inf
+            if fallback:  # the bias excludes every group: ignore it here
+                for i in range(m):
+                    odds[i] = plain[i]
+                    if odds[i] > top:
+                        top = odds[i]
+            running = 0.0
+            for i in range(m):
+                odds[i] = math.exp(odds[i] - top)
+                running += odds[i]
+            threshold = rng.random() * running
+            running = 0.0
+            pick = -1
+            for i in range(m):
+                running += odds[i]
+                if threshold < running:
+                    pick = i
+                    break
+            if pick < 0:  # rounding: the last group of positive probability
+                for i in range(m):
+                    if odds[i] > 0.0:
+                        pick = i
+            codes = _grow(codes, entries + m)
+            betas = _grow(betas, entries + m)
+            for i in range(m):
+                g = legal[i]
+                code = colour[g] * (cells_n + 1) + size[g]
+                codes[entries + i] = code
+                betas[entries + i] = 0.0 if (fallback or not has_bias) else bias[code]
+            chosen[steps] = entries + pick
+            entries += m
+            steps += 1
+            starts[steps] = entries
+        g = legal[pick]
+        points += _points(scoring, size[g])
+        r0 = rep[g]
+        moves[played] = (r0 // stride - 1) * height + (r0 % stride - 1)
+        played += 1
+        _remove_padded(board, width, height, label, offset + g, r0, size[g])
+        offset += n
+    _unpad(board, width, height, cells)
+    return (points, moves[:played].copy(), codes[:entries].copy(), betas[:entries].copy(),
+            starts[: steps + 1].copy(), chosen[:steps].copy())
 
 
 @njit(cache=True)
