@@ -83,8 +83,8 @@ EPSILON = 0.003  # TabuColorRandom's epsilon-greedy (Schadd et al., sec. 6)
 
 
 def settings(args: argparse.Namespace) -> dict:
-    """What the rows depend on: a resumed run must have the same."""
-    return {"seconds_cpu": args.seconds, "methods": list(args.methods),
+    """What the rows depend on: a resumed run must have the same (``--methods`` and ``--positions`` may differ)."""
+    return {"seconds_cpu": args.seconds,
             "nrpa": {"level": args.nrpa_level, "per_level": args.per_level, "alpha": 1.0,
                      "code": "(colour, group size)"},
             "sp-mcts": dict(MANUAL, playout="tabu_color", epsilon=EPSILON, per_move=True, keep_best=True,
@@ -166,15 +166,19 @@ def _load(path: Path, header: dict) -> list[dict]:
 
 
 def table(rows: list[dict], header: dict) -> str:
-    """The per-position scores and totals beside Table 7, every score re-checked by replay."""
+    """The per-position scores and totals beside Table 7, every score re-checked by replay.
+
+    Each method's total is over the positions it has played, beside the
+    papers' totals over the same positions; the comparisons between two
+    methods are over the positions both have played.
+    """
     boards = standard_testset()
-    methods = [m for m in header["methods"]]
     scores: dict = {}
     for row in rows:
         check_row(row, boards[row["position"] - 1])
         scores[(row["method"], row["position"])] = row
+    methods = [m for m in METHODS if any(m == method for method, _ in scores)]
     positions = sorted({p for _, p in scores})
-    complete = [p for p in positions if all((m, p) in scores for m in methods)]
     budget = header["seconds_cpu"]
     lines = [
         f"SameGame standardized test set: NRPA beside SP-MCTS and NMCS at the same budget, {budget:g} CPU s "
@@ -182,7 +186,7 @@ def table(rows: list[dict], header: dict) -> str:
         f"(CPU seconds of the search process, time.process_time; {header.get('machine', '')}).",
         f"NRPA level {header['nrpa']['level']} restarted, N {header['nrpa']['per_level']}, alpha 1, code (colour, "
         f"group size); SP-MCTS per move, C 0.1 D 32 W 0.02 T 10, TabuColorRandom eps {EPSILON}, budget split over "
-        f"the moves; NMCS level {header['nmcs']['level']}, TabuColorRandom playouts.",
+        f"the moves; NMCS level {header['nmcs']['level']}, TabuColorRandom playouts, restarted or cut by the budget.",
         "Paper columns: Schadd et al. 2012, Table 7, about 2 HOURS per position (NMCS: Cazenave 2009).",
         "Every score below was re-checked by replaying its moves on the board.",
         "",
@@ -191,29 +195,32 @@ def table(rows: list[dict], header: dict) -> str:
     for p in positions:
         cells = [f"{scores[(m, p)]['score']:>9,.0f}" if (m, p) in scores else f"{'-':>9}" for m in methods]
         lines.append(f"{p:>3} " + " ".join(cells) + f" {TABLE7_NMCS[p - 1]:>11,} {TABLE7_SPMCTS3[p - 1]:>11,}")
-    if complete:
-        sums = [sum(scores[(m, p)]["score"] for p in complete) for m in methods]
-        paper = [sum(TABLE7_NMCS[p - 1] for p in complete), sum(TABLE7_SPMCTS3[p - 1] for p in complete)]
-        label = "sum" if len(complete) == 20 else f"sum/{len(complete)}"
-        lines.append(f"{label:>3} " + " ".join(f"{s:>9,.0f}" for s in sums) + f" {paper[0]:>11,} {paper[1]:>11,}")
-        lines.append("")
-        for m in methods:
-            mine = [scores[(m, p)] for p in complete]
-            cleared = sum(r["tiles_left"] == 0 for r in mine)
-            cpu = sum(r["cpu"] for r in mine) / len(mine)
-            work = sum(r["iterations"] for r in mine) / len(mine)
-            unit = "iterations" if m == "sp-mcts" else "playouts"
-            lines.append(f"{m}: total {sum(r['score'] for r in mine):,.0f}, {cleared}/{len(mine)} boards cleared, "
-                         f"{cpu:.1f} CPU s and {work:,.0f} {unit} per position on average")
-        for a in methods:
-            for b in methods:
-                if a < b:
-                    wins = sum(scores[(a, p)]["score"] > scores[(b, p)]["score"] for p in complete)
-                    losses = sum(scores[(a, p)]["score"] < scores[(b, p)]["score"] for p in complete)
-                    lines.append(f"{a} vs {b}: {a} higher on {wins}, lower on {losses}, equal on "
-                                 f"{len(complete) - wins - losses} of {len(complete)} positions")
-        if len(complete) < 20:
-            lines.append(f"(partial: {len(complete)} of 20 positions have every method)")
+    if len(positions) == 20 and all((m, p) in scores for m in methods for p in positions):
+        sums = [sum(scores[(m, p)]["score"] for p in positions) for m in methods]
+        lines.append(f"{'sum':>3} " + " ".join(f"{s:>9,.0f}" for s in sums)
+                     + f" {sum(TABLE7_NMCS):>11,} {sum(TABLE7_SPMCTS3):>11,}")
+    lines.append("")
+    for m in methods:
+        mine = [scores[(m, p)] for p in positions if (m, p) in scores]
+        where = [p for p in positions if (m, p) in scores]
+        cleared = sum(r["tiles_left"] == 0 for r in mine)
+        cpu = sum(r["cpu"] for r in mine) / len(mine)
+        work = sum(r["iterations"] for r in mine) / len(mine)
+        unit = "iterations" if m == "sp-mcts" else "playouts"
+        lines.append(f"{m}: total {sum(r['score'] for r in mine):,.0f} over {len(mine)} positions (papers on the "
+                     f"same: NMCS {sum(TABLE7_NMCS[p - 1] for p in where):,}, SP-MCTS(3) "
+                     f"{sum(TABLE7_SPMCTS3[p - 1] for p in where):,}); {cleared}/{len(mine)} boards cleared; "
+                     f"{cpu:.1f} CPU s and {work:,.0f} {unit} per position on average")
+    for i, a in enumerate(methods):
+        for b in methods[i + 1:]:
+            common = [p for p in positions if (a, p) in scores and (b, p) in scores]
+            if not common:
+                continue
+            wins = sum(scores[(a, p)]["score"] > scores[(b, p)]["score"] for p in common)
+            losses = sum(scores[(a, p)]["score"] < scores[(b, p)]["score"] for p in common)
+            diff = sum(scores[(a, p)]["score"] - scores[(b, p)]["score"] for p in common)
+            lines.append(f"{a} - {b}: {diff:+,.0f} points over {len(common)} common positions; {a} higher on "
+                         f"{wins}, lower on {losses}, equal on {len(common) - wins - losses}")
     return "\n".join(lines)
 
 
