@@ -112,6 +112,30 @@ class NormalisedUCT:
 
     def __call__(self, node: Node, exploration: float) -> Node:
         log_parent = log(node.visits) if node.visits > 0 else 0.0
+        ref = self.board if self.scope == "global" else node
+        if self.scope is None or ref.infeasible:  # type: ignore[union-attr]
+            return self._general(node, exploration, log_parent)
+        # every outcome below is feasible: X is the normalised value, written out (the search's
+        # innermost loop: one pass per level of every descent, hundreds of levels in number partitioning)
+        b, w = ref.best, ref.worst  # type: ignore[union-attr]
+        span = b - w
+        best_value = self.value == "best"
+        depth_bonus = self.depth_bonus
+        chosen = node.children[0]
+        best_score = -inf
+        for child in node.children:
+            visits = child.visits
+            x = ((child.best if best_value else child.total / visits) - w) / span if span else 0.0
+            score = x + exploration * sqrt(log_parent / visits)
+            if depth_bonus:
+                score += 1.0 / (1.0 + child.depth)
+            if score > best_score:
+                best_score = score
+                chosen = child
+        return chosen
+
+    def _general(self, node: Node, exploration: float, log_parent: float) -> Node:
+        """Selection with :meth:`exploit`, which ranks infeasible outcomes too."""
         value_of = self.exploit
         chosen = node.children[0]
         best_score = -inf

@@ -192,6 +192,38 @@ def test_states_playouts_and_bounds_agree_along_random_paths(numbers, random):
     check(numbers, partition_from_moves(numbers, path), problem.discrepancy(state))
 
 
+limb_edges = st.sampled_from([1, 2**32 - 1, 2**32, 2**32 + 1, 2**64 - 1, 2**64, 2**96 + 7])
+long_numbers = st.lists(st.one_of(st.integers(1, 2**200), limb_edges, st.integers(1, 40)), min_size=5, max_size=80)
+
+
+@settings(max_examples=60, deadline=None)
+@given(long_numbers, st.lists(st.sampled_from([SPLIT, JOIN]), max_size=12))
+def test_the_compiled_kk_reaches_the_leaf_the_moves_reach(numbers, prefix):
+    """The multi-limb kernel against the Python moves: its leaf is what applying SPLIT ``steps`` times gives."""
+    problem = NumberPartitioning(numbers)
+    state = problem.root()
+    for move in prefix:  # a tree state with made numbers (sums and differences across limbs)
+        if not problem.moves(state):
+            break
+        state = problem.apply(state, move)
+    leaf, steps = problem.descend(state)
+    replay = state
+    while problem.moves(replay):
+        replay = problem.apply(replay, SPLIT)
+        steps -= 1
+    assert leaf == replay and steps == 0
+    assert sum(problem.values(leaf)) == leaf.total
+
+
+@given(st.lists(st.integers(0, 2**300), max_size=6), st.integers(10, 12))
+def test_limb_rows_round_trip(numbers, limbs):
+    from hornermcts.domains.number_partitioning.kernels import from_limbs, to_limbs
+
+    rows = to_limbs(numbers, limbs)
+    assert rows.shape == (len(numbers), limbs) and rows.dtype.itemsize == 4
+    assert [from_limbs(row) for row in rows] == numbers
+
+
 def test_one_kk_run_serves_both_children():
     problem = NumberPartitioning(generate(60, seed=2))
     root = problem.root()

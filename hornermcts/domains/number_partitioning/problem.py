@@ -12,7 +12,8 @@ Table 4.1 (``E`` itself, a Python int of up to ~1000 bits, is
 (``E <= 1``) costs at most 1, :attr:`NumberPartitioning.target`.
 
 The simulation (:meth:`~NumberPartitioning.playout`) is deterministic:
-the Karmarkar-Karp choice (:data:`SPLIT`) until a leaf. It takes no
+the Karmarkar-Karp choice (:data:`SPLIT`) until a leaf, compiled on
+multi-limb integers (:mod:`.kernels`). It takes no
 randomness, and the :data:`SPLIT` child's simulation is the rest of its
 parent's, so every run leaves the child's answer in a cache: one KK run
 serves both children of a node (the thesis's full expansion).
@@ -44,11 +45,13 @@ Examples
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from collections import Counter
 from math import log2
 from typing import Any, NamedTuple, Sequence
 
+import numpy as np
+
 from ...errors import OptionError
+from .kernels import from_limbs, kk_descend, limb_count, to_limbs
 
 __all__ = ["NumberPartitioning", "PartitionState", "SPLIT", "JOIN", "small_optimum"]
 
@@ -118,6 +121,12 @@ class NumberPartitioning:
         # descending, with a sentinel so that the next original is always an index away
         self._descending = self._ascending[::-1] + (_SENTINEL,)
         self._cache: dict = {}
+        # the compiled simulation's numbers: limb rows wide enough for the sum (every number made is below it)
+        limbs = limb_count(sum(values).bit_length() + 1)
+        self._limbs = to_limbs(self._ascending[::-1], limbs)
+        n = len(values)
+        self._scratch = (np.empty((n, limbs), np.uint32), np.empty(3 * n + 1, np.int64),
+                         np.empty((n, limbs), np.uint32))
         #: KK runs computed by :meth:`playout` (the others came from the cache)
         self.kk_runs = 0
 
@@ -245,44 +254,21 @@ class NumberPartitioning:
     def descend(self, state: PartitionState) -> tuple[PartitionState, int]:
         """The leaf Karmarkar-Karp reaches from ``state``, and its number of steps (no cache).
 
+        The loop runs compiled on multi-limb integers
+        (:func:`~.kernels.kk_descend`); only the state's made numbers and
+        the leaf's cross between Python ints and limbs.
+
         >>> problem = NumberPartitioning([8, 7, 6, 5, 4, 3])
         >>> problem.descend(problem.root())
         (PartitionState(taken=4, made=(1, 1), total=9), 2)
         """
         taken, made, total = state
-        descending = self._descending
-        n = len(self.numbers)
-        s = list(self._ascending[: n - taken])
-        if made:
-            s.extend(made)
-            s.sort()  # two ascending runs: one merge
-        half = total >> 1
-        nxt = descending[taken]
-        pop = s.pop
-        steps = 0
-        while len(s) > 4:
-            u = pop()
-            if u >= half:  # d >= -1: a leaf
-                s.append(u)
-                break
-            v = pop()
-            if u == nxt:
-                taken += 1
-                nxt = descending[taken]
-            if v == nxt:
-                taken += 1
-                nxt = descending[taken]
-            insort(s, u - v)
-            half -= v
-            steps += 1
+        limbs = self._limbs.shape[1]
+        half = to_limbs((total >> 1,), limbs)
+        steps, taken, k = kk_descend(self._limbs, taken, to_limbs(made, limbs), half, *self._scratch)
         if not steps:
             return state, 0
-        # what is left: the originals not taken (the smallest ones) and the made numbers
-        originals = Counter(self._ascending[: n - taken])
-        left = []
-        for value in s:
-            if originals[value]:
-                originals[value] -= 1
-            else:
-                left.append(value)
-        return PartitionState(taken, tuple(left), 2 * half + (total & 1)), steps
+        width = 4 * limbs
+        data = self._scratch[2][:k].tobytes()
+        left = tuple(int.from_bytes(data[i: i + width], "little") for i in range(0, k * width, width))
+        return PartitionState(taken, left, 2 * from_limbs(half[0]) + (total & 1)), steps
