@@ -3,9 +3,11 @@
 One command::
 
     python benchmarks/gnrpa_latin_square.py [--training 10000] [--problems 100] [--budget 16384]
-        [--channeling none] [--out benchmarks/results/gnrpa_latin_square]
+        [--channeling none] [--fresh] [--out benchmarks/results/gnrpa_latin_square]
     python benchmarks/gnrpa_latin_square.py --calibrate [--channeling none,lines,full] [--problems 100]
         [--budget 16384] [--out benchmarks/results/gnrpa_latin_square_calibration]
+    python benchmarks/gnrpa_latin_square.py --ablation [--temperatures 1,2,4,8] [--problems 100]
+        [--budget 16384] [--out benchmarks/results/gnrpa_latin_square_ablation]
 
 The table (DOMAINS.md B4): the Dual prior is learned by Replay of
 ``--training`` generated solved problems (seeds ``TRAINING_SEED``, ...);
@@ -18,6 +20,18 @@ column; every solution is checked by the independent checker.  One JSON
 line per run goes to ``OUT.jsonl``; the table, beside the paper's, is
 printed and written to ``OUT.txt`` (``-`` beyond the budget; with fewer than
 100 problems, the count scaled to 100 in brackets).
+
+The run goes problem by problem, the four rows on each, and **resumes**:
+the rows already in ``OUT.jsonl`` for the same (row, problem), channeling
+and training size, solved or run to at least ``--budget``, are reused, and
+new rows are appended (``--fresh`` starts over).  An interrupted run loses
+at most the run in progress, and its partial file compares the four rows
+on the same problems.
+
+``--ablation`` runs Sampling and NRPA, and the two prior rows at each
+temperature of ``--temperatures``, on *validation* problems (seeds
+``VALIDATION_SEED``, ...: neither the test problems nor the training ones,
+so that nothing is tuned on the test problems).
 
 ``--calibrate`` runs only uniform Sampling, once per channeling strength
 of ``--channeling`` (DOMAINS.md 0.3: the strength is chosen so that Sampling
@@ -37,6 +51,7 @@ import time
 from hornermcts.domains.latin_square import (
     CALIBRATED,
     CHANNELING,
+    TEMPERATURE,
     LatinSquareCompletion,
     generate,
     learn_prior,
@@ -46,6 +61,8 @@ from hornermcts.domains.latin_square import (
     violations,
 )
 
+#: The first seed of the ablation's validation problems (neither test, 0.., nor training, TRAINING_SEED..).
+VALIDATION_SEED = 500_000
 BUDGETS = (1024, 2048, 4096, 8192, 16384, 32768, 65536, 131072)
 #: Table 1 as printed (problems solved out of 100).
 PAPER = {
@@ -56,17 +73,20 @@ PAPER = {
 }
 
 
-def run_one(instance, seed: int, method: str, budget: int, channeling: str, prior) -> dict:
+def run_one(instance, seed: int, method: str, budget: int, channeling: str, prior,
+            temperature: float = TEMPERATURE) -> dict:
     problem = LatinSquareCompletion(instance, channeling=channeling)
     cpu = time.process_time()
-    result = search(problem, method, playouts=budget, target=0.0, prior=prior, seed=search_seed(seed))
+    result = search(problem, method, playouts=budget, target=0.0, prior=prior, temperature=temperature,
+                    seed=search_seed(seed))
     seconds = time.process_time() - cpu
     if result.reached is not None:
         problems = violations(instance.givens, problem.grid(result.best_state))
         if problems:
             raise AssertionError(f"problem {seed}, {method}: the solution fails the checker: {problems[0]}")
     return {"problem_seed": seed, "search_seed": search_seed(seed), "method": method, "channeling": channeling,
-            "prior": prior is not None, "budget": budget, "reached": result.reached, "playouts": result.iterations,
+            "prior": prior is not None, "temperature": temperature if prior is not None else None,
+            "budget": budget, "reached": result.reached, "playouts": result.iterations,
             "best": result.best_value, "cpu_seconds": round(seconds, 4)}
 
 
@@ -93,19 +113,74 @@ def format_table(groups: list[tuple[str, list[dict], int, str | None]]) -> str:
     return "\n".join(lines)
 
 
-def run_rows(runs, instances, handle) -> list:
+def load_rows(path: str) -> list[dict]:
+    """The rows already in ``path`` (none if it does not exist); a torn last line is skipped."""
+    rows = []
+    try:
+        with open(path) as handle:
+            for line in handle:
+                try:
+                    rows.append(json.loads(line))
+                except json.JSONDecodeError:
+                    continue
+    except FileNotFoundError:
+        pass
+    return rows
+
+
+def latest(rows: list[dict]) -> list[dict]:
+    """One row per (row label, problem): the last one in the file (a resumed run with a larger budget appends
+    rows that supersede the earlier ones), in the order of their first appearance.
+
+    >>> [r["reached"] for r in latest([{"row": "NRPA", "problem_seed": 0, "reached": None},
+    ...                                {"row": "NRPA", "problem_seed": 1, "reached": 5},
+    ...                                {"row": "NRPA", "problem_seed": 0, "reached": 7}])]
+    [7, 5]
+    """
+    last: dict = {}
+    for row in rows:
+        last[(row["row"], row["problem_seed"])] = row
+    return list(last.values())
+
+
+def reusable(row: dict, label: str, channeling: str, budget: int, training: int | None) -> bool:
+    """Whether a saved row answers the run (label, problem) at ``budget``: same settings, and either solved
+    or run to at least ``budget`` playouts."""
+    return (row.get("row") == label and row.get("channeling") == channeling
+            and row.get("training") == training
+            and (row["reached"] is not None or row["budget"] >= budget))
+
+
+def run_rows(runs, instances, handle, saved: list[dict], training: int | None) -> list:
+    """Each problem in turn, every row on it (so an interrupted run leaves comparable rows); rows already in
+    ``saved`` are reused, not rerun (resume by (row, problem))."""
+    done = {}
+    for row in saved:
+        for label, _method, channeling, _prior, budget, _paper, _tau in runs:
+            if reusable(row, label, channeling, budget, training):
+                done[(label, row["problem_seed"])] = row
+    by_label: dict[str, list[dict]] = {label: [] for label, *_ in runs}
+    cpu = {label: 0.0 for label, *_ in runs}
+    for seed, instance in instances:
+        for label, method, channeling, prior, budget, _paper, tau in runs:
+            row = done.get((label, seed))
+            if row is None:
+                start = time.process_time()
+                row = run_one(instance, seed, method, budget, channeling, prior, tau)
+                row["row"] = label
+                row["training"] = training
+                handle.write(json.dumps(row) + "\n")
+                handle.flush()
+                cpu[label] += time.process_time() - start
+            by_label[label].append(row)
+        if (seed + 1) % 10 == 0 or seed == instances[-1][0]:
+            print(f"problem {seed}: " + ", ".join(f"{label} {sum(r['reached'] is not None for r in rows)}"
+                                                  for label, rows in by_label.items()), flush=True)
     groups = []
-    for label, method, channeling, prior, budget, paper in runs:
-        cpu = time.process_time()
-        rows = []
-        for seed, instance in enumerate(instances):
-            row = run_one(instance, seed, method, budget, channeling, prior)
-            row["row"] = label
-            rows.append(row)
-            handle.write(json.dumps(row) + "\n")
-            handle.flush()
-        solved = sum(r["reached"] is not None for r in rows)
-        print(f"{label}: {solved}/{len(rows)} solved within {budget} playouts, {time.process_time() - cpu:.1f} s CPU",
+    for label, _method, _channeling, _prior, budget, paper, _tau in runs:
+        rows = by_label[label]
+        solved = sum(r["reached"] is not None and r["reached"] <= budget for r in rows)
+        print(f"{label}: {solved}/{len(rows)} solved within {budget} playouts, {cpu[label]:.1f} s CPU run now",
               flush=True)
         groups.append((label, rows, budget, paper))
     return groups
@@ -114,49 +189,75 @@ def run_rows(runs, instances, handle) -> list:
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calibrate", action="store_true", help="only uniform Sampling per channeling strength")
+    parser.add_argument("--ablation", action="store_true",
+                        help="the prior rows at each of --temperatures, on validation problems")
+    parser.add_argument("--temperatures", default="1,2,4,8", help="tau values of --ablation (comma-separated)")
     parser.add_argument("--channeling", default=None,
                         help=f"strength(s), comma-separated with --calibrate (default {CALIBRATED}; "
                              f"known: {', '.join(CHANNELING)})")
     parser.add_argument("--training", type=int, default=10_000, help="generated problems to learn the prior from")
-    parser.add_argument("--problems", type=int, default=100, help="test problems (seeds 0..problems-1)")
+    parser.add_argument("--problems", type=int, default=100,
+                        help=f"test problems (seeds 0..problems-1; with --ablation, {VALIDATION_SEED}..)")
     parser.add_argument("--budget", type=int, default=16384, help="playouts per run")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start over (default: resume, reusing the rows already in OUT.jsonl)")
     parser.add_argument("--out", default=None,
-                        help="OUT.jsonl and OUT.txt (default benchmarks/results/gnrpa_latin_square[_calibration])")
+                        help="OUT.jsonl and OUT.txt (default benchmarks/results/gnrpa_latin_square"
+                             "[_calibration|_ablation])")
     args = parser.parse_args(argv)
     strengths = (args.channeling or CALIBRATED).split(",")
     for name in strengths:
         if name not in CHANNELING:
             parser.error(f"unknown channeling {name!r}")
-    out = args.out or ("benchmarks/results/gnrpa_latin_square" + ("_calibration" if args.calibrate else ""))
+    if args.calibrate and args.ablation:
+        parser.error("--calibrate and --ablation are two different runs")
+    if not args.calibrate and len(strengths) != 1:
+        parser.error("the table and the ablation run one channeling strength")
+    kind = "_calibration" if args.calibrate else "_ablation" if args.ablation else ""
+    out = args.out or f"benchmarks/results/gnrpa_latin_square{kind}"
     start_cpu, start_wall = time.process_time(), time.perf_counter()
     load = os.getloadavg()[0]
-    instances = [generate(20, blanks=0.42, seed=s) for s in range(args.problems)]
+    first = VALIDATION_SEED if args.ablation else 0
+    instances = [(s, generate(20, blanks=0.42, seed=s)) for s in range(first, first + args.problems)]
+    seeds = f"{'validation' if args.ablation else 'test'} seeds {first}..{first + args.problems - 1}"
 
-    with open(out + ".jsonl", "w") as handle:
+    saved = [] if args.fresh else load_rows(out + ".jsonl")
+    if saved:
+        print(f"resuming: {len(saved)} rows in {out}.jsonl", flush=True)
+    with open(out + ".jsonl", "w" if args.fresh else "a") as handle:
         if args.calibrate:
-            runs = [(f"Sampling, channeling {name}", "sampling", name, None, args.budget, "Sampling")
+            runs = [(f"Sampling, channeling {name}", "sampling", name, None, args.budget, "Sampling", TEMPERATURE)
                     for name in strengths]
             header = "Calibration: uniform Sampling per channeling strength"
             notes = []
         else:
-            if len(strengths) != 1:
-                parser.error("the table runs one channeling strength")
             channeling = strengths[0]
             cpu = time.process_time()
             prior = learn_prior(training_instances(args.training), channeling=channeling)
             learned = time.process_time() - cpu
             print(f"Dual prior from {args.training} problems: {prior!r}, {learned:.1f} s CPU", flush=True)
-            runs = [("Sampling", "sampling", channeling, None, args.budget, "Sampling"),
-                    ("Sampling Dual prior", "sampling", channeling, prior, args.budget, "Sampling Dual prior"),
-                    ("NRPA", "nrpa", channeling, None, args.budget, "NRPA"),
-                    ("GNRPA Dual prior", "gnrpa", channeling, prior, args.budget, "GNRPA Dual prior")]
-            header = (f"LSC order 20, 42 % blank, channeling {channeling}, tau = 4, level 3 / N = 100, "
-                      f"Dual prior from {args.training} generated problems")
+            runs = [("Sampling", "sampling", channeling, None, args.budget, "Sampling", TEMPERATURE),
+                    ("NRPA", "nrpa", channeling, None, args.budget, "NRPA", TEMPERATURE)]
+            if args.ablation:
+                taus = [float(t) for t in args.temperatures.split(",") if t]
+                runs += [(f"Sampling Dual prior, tau {t:g}", "sampling", channeling, prior, args.budget,
+                          "Sampling Dual prior", t) for t in taus]
+                runs += [(f"GNRPA Dual prior, tau {t:g}", "gnrpa", channeling, prior, args.budget,
+                          "GNRPA Dual prior", t) for t in taus]
+                header = (f"Ablation on validation problems: LSC order 20, 42 % blank, channeling {channeling}, "
+                          f"level 3 / N = 100, Dual prior from {args.training} generated problems, tau varied")
+            else:
+                runs.insert(1, ("Sampling Dual prior", "sampling", channeling, prior, args.budget,
+                                "Sampling Dual prior", TEMPERATURE))
+                runs.append(("GNRPA Dual prior", "gnrpa", channeling, prior, args.budget, "GNRPA Dual prior",
+                             TEMPERATURE))
+                header = (f"LSC order 20, 42 % blank, channeling {channeling}, tau = {TEMPERATURE:g}, "
+                          f"level 3 / N = 100, Dual prior from {args.training} generated problems")
             notes = [f"Dual prior: {len(prior)} codes seen, {sum(prior.count.values())} solution moves, "
                      f"learned in {learned:.1f} s CPU"]
-        groups = run_rows(runs, instances, handle)
+        groups = run_rows(runs, instances, handle, saved, None if args.calibrate else args.training)
 
-    lines = [f"{header}: problems solved within b playouts (test seeds 0..{args.problems - 1})", "",
+    lines = [f"{header}: problems solved within b playouts ({seeds})", "",
              format_table(groups), "", *notes,
              f"{time.process_time() - start_cpu:.0f} s CPU, {time.perf_counter() - start_wall:.0f} s wall, "
              f"load average at the start {load:.1f} on {os.cpu_count()} cores"]
