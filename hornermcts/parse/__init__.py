@@ -75,6 +75,7 @@ from typing import Sequence
 
 import numpy as np
 import sympy
+from sympy.logic.boolalg import Boolean
 from sympy.polys.rings import PolyElement
 
 from ..polynomial import Polynomial
@@ -138,6 +139,10 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
     Traceback (most recent call last):
     ...
     TypeError: as_polynomial: cannot convert a list; expected a Polynomial, SymPy expression, Poly, str or path
+    >>> as_polynomial(sympy.Eq(x**2, 1))   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: as_polynomial: Eq(x**2, 1) is a Equality (a relation or logical expression), not a polynomial; ...
     """
     if isinstance(obj, Polynomial):
         return obj if symbols is None else _reorder(obj, symbols)
@@ -158,6 +163,12 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
         return from_sympy(obj, symbols)
     if isinstance(obj, (int, Fraction, float, numbers.Number)) and not isinstance(obj, bool):
         return from_sympy(obj, symbols)
+    if isinstance(obj, Boolean):
+        raise TypeError(
+            f"as_polynomial: {obj} is a {type(obj).__name__} (a relation or logical expression), not a polynomial; "
+            "optimize an expression (for an equation, lhs - rhs), or use hornermcts.cse, which hands relations "
+            "to sympy.cse"
+        )
     raise TypeError(
         f"as_polynomial: cannot convert a {type(obj).__name__}; "
         "expected a Polynomial, SymPy expression, Poly, str or path"

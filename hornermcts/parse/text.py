@@ -12,6 +12,7 @@ from typing import Iterable, Iterator, Sequence
 
 import sympy
 from sympy.core.function import FunctionClass
+from sympy.logic.boolalg import Boolean
 
 from ..coefficients import product, quotient
 from ..polynomial import Polynomial
@@ -440,6 +441,10 @@ class _Parser:
                     self.advance()
             self.close(opening)
             b = self.b
+            relation = getattr(sympy, name, None)
+            if isinstance(relation, type) and issubclass(relation, Boolean):
+                raise self.error(f"{name}(...) is a relation or logical operator (SymPy's {relation.__name__}), "
+                                 f"not part of a polynomial", tok)
             func = _function(name)
             return self.piece(lambda: func(*[b.to_expr(a) for a in args]), tok)
         if name in _NOT_FINITE_NAMES:
@@ -526,7 +531,9 @@ def from_text(
     ParseError
         With ``name:line:column``, the reason and the offending line: illegal
         characters, unbalanced parentheses, dangling operators, ``x^^2``,
-        division by zero, ``oo``/``nan``.
+        division by zero, ``oo``/``nan``, SymPy's relations and logical
+        operators called as functions (``Eq(x, 1)``, ``Lt``, ``And``: not
+        part of a polynomial), a second ``=`` or statement.
 
     Examples
     --------

@@ -515,6 +515,8 @@ ERROR_CASES = [
     ("F = x;\ny", 2, 1, "y", "after ';'"),
     ("x = y = 3", 1, 7, "x = y = 3", "a second '='"),
     ("x = 3; y = 4", 1, 8, "x = 3; y = 4", "the input is one expression"),
+    ("x + Eq(x^2 + y, 1)", 1, 5, "x + Eq(x^2 + y, 1)", "Eq(...) is a relation or logical operator"),
+    ("And(x, y)*2", 1, 1, "And(x, y)*2", "SymPy's And"),
     ("x + sin(x, y)", 1, 5, "x + sin(x, y)", "argument"),
     ("f(x,)", 1, 5, "f(x,)", "unexpected ')'"),
 ]
@@ -661,3 +663,11 @@ def test_expression_name_reads_only_the_first_tokens():
         raise AssertionError("read the whole input for the header")
 
     assert expression_name(lines()) == ("F", 1)
+
+
+def test_a_relation_is_not_a_polynomial():
+    x = sympy.Symbol("x")
+    for relation in (sympy.Eq(x**2 + x, 1), x < 1, sympy.And(x < 1, x > 0)):
+        with pytest.raises(TypeError, match="relation or logical expression.*lhs - rhs"):
+            as_polynomial(relation)
+    assert from_text("Max(x, 1) + f(x)").opaque  # functions that are not relations stay opaque pieces
