@@ -225,6 +225,11 @@ def main(argv=None) -> None:
     if saved:
         print(f"resuming: {len(saved)} rows in {out}.jsonl", flush=True)
     with open(out + ".jsonl", "w" if args.fresh else "a") as handle:
+        if not args.fresh and handle.tell() > 0:
+            with open(out + ".jsonl", "rb") as old:
+                old.seek(-1, os.SEEK_END)
+                if old.read(1) != b"\n":
+                    handle.write("\n")  # an interrupted write left a torn line: the next row starts on its own
         if args.calibrate:
             runs = [(f"Sampling, channeling {name}", "sampling", name, None, args.budget, "Sampling", TEMPERATURE)
                     for name in strengths]

@@ -730,8 +730,10 @@ count is that of the emitted code, ours and FORM's, read by one counter.
 
 sys.path.insert(0, str(HERE))
 from thesis_notebook import THESIS, THESIS_FINDINGS  # noqa: E402  (the thesis notebook's cells live there)
+from gnrpa_notebook import GNRPA, GNRPA_FINDINGS  # noqa: E402  (the GNRPA tables notebook's cells)
 
-FINDINGS = {"@@FINDINGS@@": PAPER_FINDINGS, "@@TOUR_FINDINGS@@": TOUR_FINDINGS, "@@THESIS_FINDINGS@@": THESIS_FINDINGS}
+FINDINGS = {"@@FINDINGS@@": PAPER_FINDINGS, "@@TOUR_FINDINGS@@": TOUR_FINDINGS, "@@THESIS_FINDINGS@@": THESIS_FINDINGS,
+            "@@GNRPA_FINDINGS@@": GNRPA_FINDINGS}
 
 
 def build(cells) -> nbformat.NotebookNode:
@@ -745,7 +747,8 @@ def build(cells) -> nbformat.NotebookNode:
     return nb
 
 
-NOTEBOOKS = {"sa_uct_paper.ipynb": PAPER, "tour.ipynb": TOUR, "thesis_tables.ipynb": THESIS}
+NOTEBOOKS = {"sa_uct_paper.ipynb": PAPER, "tour.ipynb": TOUR, "thesis_tables.ipynb": THESIS,
+             "gnrpa_tables.ipynb": GNRPA}
 
 
 def execute(path: Path, budget: str, results: Path | None, workers: str | None, timeout: int | None) -> float:

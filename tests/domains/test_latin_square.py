@@ -13,6 +13,7 @@ from hornermcts.cli import main
 from hornermcts.domains.latin_square import (
     CALIBRATED,
     CHANNELING,
+    TEMPERATURE,
     LatinSquareCompletion,
     LatinSquareInstance,
     generate,
@@ -415,3 +416,73 @@ def test_search_seed_is_another_stream():
     assert len({search_seed(s) for s in range(100)}) == 100
     assert all(search_seed(s) != s for s in range(100))
     assert not math.isnan(float(search_seed(5)))
+
+
+# -- the Table 1 benchmark script -----------------------------------------------------------------------------
+
+def load_benchmark():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gnrpa_latin_square.py"
+    spec = importlib.util.spec_from_file_location("gnrpa_latin_square", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _outcome(rows):
+    return {(r["row"], r["problem_seed"]): (r["reached"], r["playouts"], r["best"], r["budget"]) for r in rows}
+
+
+def test_table_script_runs_problem_by_problem_and_resumes(tmp_path, capsys):
+    bench = load_benchmark()
+    out = str(tmp_path / "table")
+    args = ["--problems", "2", "--budget", "300", "--training", "20", "--out", out]
+    bench.main(args)
+    lines = open(out + ".jsonl").read().splitlines()
+    rows = [json.loads(line) for line in lines]
+    labels = ["Sampling", "Sampling Dual prior", "NRPA", "GNRPA Dual prior"]
+    assert [(r["problem_seed"], r["row"]) for r in rows] == [(s, label) for s in (0, 1) for label in labels]
+    assert all(r["training"] == 20 and r["budget"] == 300 and r["channeling"] == CALIBRATED for r in rows)
+    assert [r["temperature"] for r in rows[:4]] == [None, TEMPERATURE, None, TEMPERATURE]
+    for r in rows:  # a solved run stops at its first solution
+        assert (r["playouts"] == r["reached"] and r["best"] == 0.0) if r["reached"] else r["playouts"] == 300
+
+    bench.main(args)  # everything is there: nothing runs again
+    assert open(out + ".jsonl").read().splitlines() == lines
+
+    # interrupted after three rows, the fourth torn: the rerun adds the five missing rows, identical to before
+    with open(out + ".jsonl", "w") as handle:
+        handle.write("\n".join(lines[:3]) + "\n" + lines[3][:20])
+    bench.main(args)
+    resumed = bench.load_rows(out + ".jsonl")
+    assert len(resumed) == 8 and _outcome(resumed) == _outcome(rows)
+    assert "resuming: 3 rows" in capsys.readouterr().out
+
+    # a larger budget reruns only the unsolved; latest() keeps the new rows
+    bench.main(["--problems", "2", "--budget", "400", "--training", "20", "--out", out])
+    bigger = bench.load_rows(out + ".jsonl")
+    unsolved = [key for key, value in _outcome(rows).items() if value[0] is None]
+    assert len(bigger) == 8 + len(unsolved)
+    last = _outcome(bench.latest(bigger))
+    assert list(last) == list(_outcome(rows))
+    for key, value in _outcome(rows).items():
+        assert last[key] == (value if value[0] is not None else last[key][:3] + (400,))
+    text = open(out + ".txt").read()
+    assert "test seeds 0..1" in text and "paper: GNRPA Dual prior" in text
+
+
+def test_ablation_runs_on_validation_problems(tmp_path):
+    bench = load_benchmark()
+    out = str(tmp_path / "ablation")
+    bench.main(["--ablation", "--temperatures", "2,8", "--problems", "1", "--budget", "50", "--training", "20",
+                "--out", out])
+    rows = bench.load_rows(out + ".jsonl")
+    assert {r["problem_seed"] for r in rows} == {bench.VALIDATION_SEED}
+    assert [(r["row"], r["temperature"]) for r in rows] == [
+        ("Sampling", None), ("NRPA", None), ("Sampling Dual prior, tau 2", 2.0), ("Sampling Dual prior, tau 8", 8.0),
+        ("GNRPA Dual prior, tau 2", 2.0), ("GNRPA Dual prior, tau 8", 8.0)]
+    assert "validation seeds 500000..500000" in open(out + ".txt").read()
+    with pytest.raises(SystemExit):
+        bench.main(["--ablation", "--calibrate", "--out", out])
