@@ -70,9 +70,11 @@ THESIS = {
     "hard1000": (952.47, 932.55, 938.05, 932.55, 930.23),
 }
 
-#: MCTS settings a table can run: the thesis's (THESIS_MCTS), and Rei's code v0.3.0 (the run's global
-#: best and worst normalise, and 1/(1 + depth) is added to every score; DOMAINS.md A1-2, A1-7).
-VARIANTS: dict[str, dict] = {"mcts": {}, "mcts-code": dict(normalize="global", depth_bonus=True)}
+#: MCTS settings a table can run: the thesis's (THESIS_MCTS); Rei's code v0.3.0 (the run's global best and
+#: worst normalise, and 1/(1 + depth) is added to every score; DOMAINS.md A1-2, A1-7); and the ablation of
+#: selection interleaving with theta = 5 (the text's "generally reasonable" value; DOMAINS.md A5-1).
+VARIANTS: dict[str, dict] = {"mcts": {}, "mcts-code": dict(normalize="global", depth_bonus=True),
+                             "mcts-interleave5": dict(interleave=5)}
 
 _LETTER = {SPLIT: "s", JOIN: "j"}
 _MOVE = {"s": SPLIT, "j": JOIN}

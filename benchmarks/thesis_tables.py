@@ -36,9 +36,9 @@ RESULTS = HERE / "results"
 #: domain -> (benchmark module, default CPU seconds per run, default seeds, default instances, table options)
 DOMAINS = {
     "stacking": ("thesis_stacking", 60.0, 3, ("20-A", "20-B", "20-C", "20-D", "40-A", "40-B", "40-C", "40-D"), {}),
-    # MCTS in the thesis's setting and in Rei's code's (global normalisation, depth bonus)
+    # MCTS in the thesis's setting, in Rei's code's (global normalisation, depth bonus), and with interleaving
     "partitioning": ("thesis_partitioning", 60.0, 3, ("hard0100", "hard0200", "hard0300"),
-                     {"variants": ("mcts", "mcts-code")}),
+                     {"variants": ("mcts", "mcts-code", "mcts-interleave5")}),
     "circles": ("thesis_circles", 30.0, 3, None, {}),  # None: the module's own (substitute) instance list
 }
 
