@@ -49,6 +49,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
@@ -103,6 +104,7 @@ class Prior:
     def __init__(self, count: dict | None = None, nb: dict | None = None) -> None:
         self.count: dict = {}
         self.nb: dict = {}
+        self._cached_table: tuple | None = None  # the last table() built: (key, array)
         for name, table, into in (("count", count, self.count), ("nb", nb, self.nb)):
             for code, value in (table or {}).items():
                 if not (isinstance(value, numbers.Integral) and not isinstance(value, bool) and int(value) >= 0):
@@ -131,6 +133,7 @@ class Prior:
         """
         code = _code_function(problem)
         count, nb = self.count, self.nb
+        self._cached_table = None
         state = problem.root()
         for step, move in enumerate(moves):
             legal = problem.moves(state)
@@ -177,17 +180,33 @@ class Prior:
     def table(self, size: int, temperature: float = 1.0) -> np.ndarray:
         """``beta`` of the integer codes ``0 .. size-1`` as a float64 array (the coded hook's ``bias``).
 
+        Built once and kept until the prior learns more (a search
+        asks for it once per run: Kakuro's table has 7.3 million codes).
+        The array is read-only.
+
         Examples
         --------
         >>> Prior({1: 1}, {0: 2, 1: 2}).table(3).round(4)
         array([  -inf, -0.6931, -1.3863])
         """
         _check_temperature(temperature)
-        out = np.full(int(size), self.beta(object(), temperature))
-        for code in self.nb:
+        # keyed by the tables' size and total too, in case they were changed other than by replay()
+        key = (int(size), float(temperature), len(self.nb), sum(self.count.values()))
+        if self._cached_table is not None and self._cached_table[0] == key:
+            return self._cached_table[1]
+        codes = list(self.nb)
+        for code in codes:
             if not (isinstance(code, numbers.Integral) and 0 <= int(code) < size):
                 raise OptionError(f"a prior table needs integer codes in range({size}); this prior has {code!r}")
-            out[int(code)] = self.beta(code, temperature)
+        overall = self.overall
+        # the same arithmetic as beta(), code by code (math.log, so both paths give the same bits)
+        beta = [temperature * math.log(r) if r > 0 else -math.inf
+                for r in [count(code, 0) / seen if seen else overall
+                          for code, seen, count in zip(codes, self.nb.values(), repeat(self.count.get))]]
+        out = np.full(int(size), self.beta(object(), temperature))
+        out[np.fromiter(codes, np.int64, len(codes))] = np.array(beta, np.float64)
+        out.flags.writeable = False
+        self._cached_table = (key, out)
         return out
 
     def __len__(self) -> int:

@@ -184,6 +184,34 @@ def test_replay_counts_and_bias_on_a_hand_worked_table():
         Prior.learn([(Steps(), [0, 5])])
 
 
+def test_the_beta_table_is_built_once_and_follows_what_the_prior_learns():
+    class Steps:
+        def root(self):
+            return ()
+
+        def moves(self, s):
+            return (0, 1, 2) if len(s) < 2 else ()
+
+        def apply(self, s, m):
+            return s + (m,)
+
+        def reward(self, s):
+            return 0.0
+
+    prior = Prior.learn([(Steps(), [0, 1])])
+    table = prior.table(5, 2.0)
+    assert prior.table(5, 2.0) is table  # kept: a search asks once per run
+    assert table.tolist() == [prior.beta(code, 2.0) for code in range(5)]
+    assert not table.flags.writeable
+    assert prior.table(5, 3.0) is not table and prior.table(6, 2.0).shape == (6,)
+    prior.replay(Steps(), [2, 2])  # learning more gives a new table
+    assert prior.table(5, 2.0).tolist() == [prior.beta(code, 2.0) for code in range(5)] != table.tolist()
+    prior.count[0] += 1  # changed by hand: the table follows too
+    assert prior.table(5, 2.0)[0] == prior.beta(0, 2.0)
+    with pytest.raises(OptionError, match="range"):
+        prior.table(2, 2.0)
+
+
 def test_a_prior_saves_and_loads(tmp_path):
     prior = Prior({(0, "a"): 2, 3: 1}, {(0, "a"): 5, 3: 1, (1, (2, 3)): 4, "x": 2})
     prior.save(tmp_path / "prior.json")
