@@ -22,10 +22,8 @@ with another start state.
 
 from __future__ import annotations
 
-from ..errors import OptionError
 
 import dataclasses
-import sys
 from dataclasses import dataclass
 from math import inf
 from time import perf_counter
@@ -37,6 +35,7 @@ from .arguments import budget, generator
 from .mcts import mcts
 from .playout import random_playout
 from .problem import check_problem
+from .progress import make_progress
 from .result import MCTSResult, SearchResult
 
 __all__ = ["per_move_search", "PerMoveResult", "RootedProblem"]
@@ -100,30 +99,6 @@ class PerMoveResult(SearchResult):
         return self.best_value
 
 
-def _move_progress(progress: Any) -> tuple[Callable[[int, float], None] | None, Callable[[], None]]:
-    """A callback ``(moves played, best reward)`` and its closer."""
-    if progress is None or progress is False:
-        return None, lambda: None
-    if callable(progress):
-        return progress, lambda: None
-    if progress is True or (isinstance(progress, str) and progress == "auto"):
-        isatty = getattr(sys.stderr, "isatty", None)
-        if progress == "auto" and (isatty is None or not isatty()):
-            return None, lambda: None
-        from tqdm.auto import tqdm
-
-        bar = tqdm(unit="move", desc="per-move search", leave=False)
-
-        def update(moves: int, best: float) -> None:
-            bar.update(moves - bar.n)
-            bar.set_postfix(best=f"{best:.6g}", refresh=True)
-
-        return update, bar.close
-    raise OptionError(
-        "progress must be None, a bool, 'auto' or a callable progress(moves, best_reward), " f"got {progress!r}"
-    )
-
-
 def per_move_search(
     problem: Any,
     *,
@@ -184,7 +159,7 @@ def per_move_search(
     check_problem(problem)
     budget(iterations, time_limit)
     rng, seed_used = generator(seed)
-    callback, close = _move_progress(progress)
+    callback, close = make_progress(progress, total=None, unit="move", desc="per-move search", counted="moves")
     start = perf_counter()
     state = problem.root()
     played: list = []

@@ -31,9 +31,11 @@ Callback = Callable[[int, float], None]
 class _Bar:
     """A callback that drives a tqdm bar, created on first use (or later)."""
 
-    def __init__(self, total: int | None, delay: float) -> None:
+    def __init__(self, total: int | None, delay: float, unit: str = "it", desc: str = "search") -> None:
         self.total = total
         self.delay = delay
+        self.unit = unit
+        self.desc = desc
         self.start = time.perf_counter()
         self.bar: Any = None
 
@@ -43,7 +45,7 @@ class _Bar:
                 return
             from tqdm.auto import tqdm
 
-            self.bar = tqdm(total=self.total, unit="it", desc="search", leave=False)
+            self.bar = tqdm(total=self.total, unit=self.unit, desc=self.desc, leave=False)
         self.bar.update(iteration - self.bar.n)
         self.bar.set_postfix(best=f"{best_reward:.6g}", refresh=False)
 
@@ -57,7 +59,8 @@ def _no_close() -> None:
     return None
 
 
-def make_progress(progress: Any, *, total: int | None) -> tuple[Callback | None, Callable[[], None]]:
+def make_progress(progress: Any, *, total: int | None, unit: str = "it", desc: str = "search",
+                  counted: str = "iteration") -> tuple[Callback | None, Callable[[], None]]:
     """Resolve ``progress=`` into ``(callback or None, close)``.
 
     Parameters
@@ -67,6 +70,10 @@ def make_progress(progress: Any, *, total: int | None) -> tuple[Callback | None,
     total : int or None
         Iterations expected over the whole search (``None`` if only a time
         limit is set), the length of a bar.
+    unit, desc : str
+        The bar's unit and label.
+    counted : str
+        What the callback's first argument counts, for the error message.
 
     Examples
     --------
@@ -84,17 +91,17 @@ def make_progress(progress: Any, *, total: int | None) -> tuple[Callback | None,
     if progress is None or progress is False:
         return None, _no_close
     if progress is True:
-        bar = _Bar(total, 0.0)
+        bar = _Bar(total, 0.0, unit, desc)
         return bar, bar.close
     if isinstance(progress, str) and progress == "auto":
         isatty = getattr(sys.stderr, "isatty", None)
         if isatty is None or not isatty():
             return None, _no_close
-        bar = _Bar(total, AUTO_DELAY)
+        bar = _Bar(total, AUTO_DELAY, unit, desc)
         return bar, bar.close
     if callable(progress):
         return progress, _no_close
     raise OptionError(
         "progress must be None, a bool, 'auto' or a callable "
-        f"progress(iteration, best_reward), got {progress!r}"
+        f"progress({counted}, best_reward), got {progress!r}"
     )
