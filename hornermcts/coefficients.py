@@ -91,16 +91,20 @@ def to_python(c):
     return c
 
 
-def to_fraction(c: sympy.Number) -> Fraction:
-    """The value of a SymPy number as a ``Fraction``, a ``Float`` included (to evaluate exactly).
+def to_fraction(c) -> Fraction:
+    """The value of a number as a ``Fraction``, a ``Float`` included (to evaluate exactly).
 
-    A ``Float`` of at most double precision is the exact value of that double;
-    a wider one is read from its decimal digits.
+    Takes a SymPy number or a Python ``int``, ``Fraction`` or ``float`` (the
+    coefficients a DAG holds, see :func:`to_python`). A ``Float`` of at most
+    double precision is the exact value of that double; a wider one is read
+    from its decimal digits.
 
     >>> import sympy
-    >>> to_fraction(sympy.Rational(-2, 6)), to_fraction(sympy.Float(0.25))
-    (Fraction(-1, 3), Fraction(1, 4))
+    >>> to_fraction(sympy.Rational(-2, 6)), to_fraction(sympy.Float(0.25)), to_fraction(3)
+    (Fraction(-1, 3), Fraction(1, 4), Fraction(3, 1))
     """
+    if isinstance(c, (int, float, Fraction)):
+        return Fraction(c)
     if isinstance(c, sympy.Integer):
         return Fraction(int(c))
     if isinstance(c, sympy.Rational):

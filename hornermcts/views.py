@@ -40,7 +40,7 @@ from typing import Iterator, Mapping
 
 import sympy
 
-from .coefficients import to_number
+from .coefficients import to_fraction, to_number
 from .dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from .opcount import expression_count
 
@@ -295,11 +295,16 @@ def to_networkx(dag: Dag):
 
 
 def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
-    """Exact value of an output of the DAG at ``point`` (values per symbol or in column order)."""
+    """Exact value of an output of the DAG at ``point`` (values per symbol or in column order).
+
+    Point values and coefficients may be ints, Fractions, floats or SymPy
+    numbers; a float (or a SymPy ``Float``) counts as the exact value of its
+    binary representation.
+    """
     if isinstance(point, Mapping):
-        vals = [Fraction(point[s]) for s in dag.symbols]
+        vals = [to_fraction(point[s]) for s in dag.symbols]
     else:
-        vals = [Fraction(v) for v in point]
+        vals = [to_fraction(v) for v in point]
     value: dict[int, Fraction] = {ONE: Fraction(1)}
     for node_id, node in dag.walk():
         match node:
@@ -308,8 +313,8 @@ def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
             case Mul(a, b):
                 value[node_id] = value[a] * value[b]
             case Add():
-                value[node_id] = sum((Fraction(c) * value[ch] for c, ch in node.operands), Fraction(0))
+                value[node_id] = sum((to_fraction(c) * value[ch] for c, ch in node.operands), Fraction(0))
             case Scale(c, a):
-                value[node_id] = Fraction(c) * value[a]
+                value[node_id] = to_fraction(c) * value[a]
     c, root = dag.roots[output]
-    return Fraction(c) * value[root]
+    return to_fraction(c) * value[root]

@@ -169,3 +169,18 @@ def test_deterministic_by_default_and_none_varies():
     assert hornermcts.cse(expr, iterations=30) == hornermcts.cse(expr, iterations=30)
     fresh = [hornermcts.optimize(expr, iterations=30, seed=None).options["seed"] for _ in range(3)]
     assert all(isinstance(s, int) for s in fresh) and len(set(fresh)) > 1
+
+
+def test_evaluate_dag_takes_float_coefficients_and_points_exactly():
+    """A Float coefficient is the exact value of its double; points may be ints, Fractions, floats or SymPy numbers."""
+    from fractions import Fraction
+
+    x, y = sympy.symbols("x y")
+    result = optimize(sympy.Float(0.1) * x**2 * y + x * y + sympy.Rational(1, 3) * y**2, iterations=10, seed=0,
+                      progress=None)
+    exact = Fraction(0.1) * 12 + 6 + 3
+    assert hornermcts.evaluate_dag(result.dag, {x: 2, y: 3}) == exact
+    assert hornermcts.evaluate_dag(result.dag, {x: sympy.Integer(2), y: 3.0}) == exact
+    half = Fraction(1, 2)
+    assert hornermcts.evaluate_dag(result.dag, {x: sympy.Rational(1, 2), y: 0.5}) == (
+        Fraction(0.1) * half**3 + half**2 + Fraction(1, 3) * half**2)
