@@ -41,7 +41,8 @@ def measure(seconds: float) -> str:
              f"load average {os.getloadavg()[0]:.1f} at the start"]
     parts = [
         ("stacking (40-A: 1000 items, 40 stacks; FO event simulation)", thesis_stacking.rate(seconds, compile=False)),
-        ("number partitioning (KK in Python ints) and knapsack (compiled)", thesis_partitioning.rate(seconds)),
+        ("number partitioning (KK compiled on 32-bit limbs, DFS in Python ints) and knapsack (compiled)",
+         thesis_partitioning.rate(seconds)),
         ("circle packing (large16 substitute; semi-greedy construction SG)",
          thesis_circles.rate(seconds, compile=False)),
     ]

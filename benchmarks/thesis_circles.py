@@ -30,12 +30,14 @@ Usage::
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import time
 from typing import Iterable
+
+import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -49,6 +51,9 @@ from hornermcts.domains.circle_packing import (
     substitute_instance,
     tree_search,
 )
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling thesis_common.py
+import thesis_common as common  # noqa: E402
 
 #: Table 6.1 (p. 53): mean value over 10 runs: MS 60 s, MCTS 60 s, MS 600 s, MCTS 600 s (the PCT14-based instances).
 THESIS = {
@@ -69,10 +74,6 @@ METHODS = ("ms", "mcts")
 RATE_INSTANCE = "large16"
 
 
-def _per_second(count: int, seconds: float) -> float:
-    return count / seconds if seconds > 0 else float("inf")
-
-
 COMPILE_PROGRAM = """
 import time
 start = time.process_time()
@@ -90,14 +91,7 @@ print(time.process_time() - start)
 def compile_seconds() -> float:
     """CPU seconds to import the package and compile its kernels from an empty Numba cache
     (a fresh process, ``NUMBA_CACHE_DIR`` a new temporary folder)."""
-    import subprocess
-    import sys
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        done = subprocess.run([sys.executable, "-c", COMPILE_PROGRAM], capture_output=True, text=True, check=True,
-                              env=dict(os.environ, NUMBA_CACHE_DIR=folder))
-    return float(done.stdout.split()[-1])
+    return common.compile_seconds(COMPILE_PROGRAM)
 
 
 def rate(seconds: float = 3.0, instance: str = RATE_INSTANCE, *, compile: bool = True) -> dict:
@@ -128,26 +122,22 @@ def rate(seconds: float = 3.0, instance: str = RATE_INSTANCE, *, compile: bool =
     while time.process_time() - start < seconds:
         placed += len(sg.run(rng))
         count += 1
-    kernel = _per_second(count, time.process_time() - start)
+    kernel = common.per_second(count, time.process_time() - start)
     placed_mean = placed / max(count, 1)
 
     count, start = 0, time.process_time()
     while time.process_time() - start < seconds:
         problem.playout(root, rng)
         count += 1
-    protocol = _per_second(count, time.process_time() - start)
+    protocol = common.per_second(count, time.process_time() - start)
 
     ms = multiple_simulation(inst, time_limit=seconds, seed=0)
     tree = tree_search(inst, time_limit=seconds, seed=0)
     compiled = compile_seconds() if compile else None
     return dict(instance=inst.name, types=inst.types, tubes=inst.tubes, placed=placed_mean,
                 compile_seconds=compiled, warmup_seconds=warmup, kernel=kernel, construction_ms=1000.0 / kernel,
-                protocol=protocol, ms=_per_second(ms.simulations, ms.elapsed),
-                mcts=_per_second(tree.iterations, tree.elapsed))
-
-
-def _seed_list(seeds: int | Iterable[int]) -> list[int]:
-    return list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
+                protocol=protocol, ms=common.per_second(ms.simulations, ms.elapsed),
+                mcts=common.per_second(tree.iterations, tree.elapsed))
 
 
 def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] | None = None,
@@ -168,7 +158,7 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] |
         inst = substitute_instance(name)
         tree_search(inst, iterations=2, seed=0)  # warm-up: Numba's compile or cache load is charged to no run
         for method in methods:
-            for seed in _seed_list(seeds):
+            for seed in common.seed_list(seeds):
                 run = solve(inst, method, time_limit=seconds, seed=seed, clock="cpu")
                 assert check_packing(inst, run.packing) == run.value
                 row = dict(instance=name.removesuffix("-substitute"), substitute=inst.name, method=method,
@@ -181,10 +171,6 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] |
                     with open(out, "a") as handle:
                         handle.write(json.dumps(row) + "\n")
     return rows
-
-
-def _stats(values: list[float]) -> tuple[float, float, float]:
-    return statistics.fmean(values), min(values), max(values)
 
 
 def format_table(rows: list[dict]) -> str:
@@ -203,7 +189,7 @@ def format_table(rows: list[dict]) -> str:
         for method in METHODS:
             mine = [row for row in rows if row["instance"] == name and row["method"] == method]
             if mine:
-                mean, low, high = _stats([row["best"] for row in mine])
+                mean, low, high = common.stats([row["best"] for row in mine])
                 means[(name, method)] = mean
                 sims = statistics.fmean(row["simulations"] for row in mine)
                 cells.append(f"{mean:>11.1f} {low:>9.0f} {high:>9.0f} {sims:>7.0f}")
@@ -243,23 +229,10 @@ def format_rate(figures: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per run (default 60)")
-    parser.add_argument("--seeds", type=int, default=3, help="seeds 0..N-1 per instance and method (default 3)")
-    parser.add_argument("--instances", default=",".join(INSTANCES),
-                        help=f"comma-separated, of {', '.join(sorted(SUBSTITUTES))} (default all)")
-    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated: ms, mcts (default both)")
-    parser.add_argument("--out", default=None, help="append the raw rows to this JSON-lines file")
-    parser.add_argument("--rate", action="store_true", help="measure the construction rates instead")
-    parser.add_argument("--rate-seconds", type=float, default=3.0, help="seconds per rate measure (default 3)")
-    parser.add_argument("--no-compile", action="store_true", help="with --rate: skip the cold-compile measure")
-    args = parser.parse_args(argv)
-    if args.rate:
-        print(format_rate(rate(args.rate_seconds, compile=not args.no_compile)))
-        return
-    rows = table(args.seconds, args.seeds, [n.strip() for n in args.instances.split(",") if n.strip()], args.out,
-                 methods=[m.strip() for m in args.methods.split(",") if m.strip()])
-    print(format_table(rows))
+    common.table_command(argv, __doc__.split("\n\n")[0], instances=INSTANCES,
+                         instance_help=f"comma-separated, of {', '.join(sorted(SUBSTITUTES))} (default all)",
+                         methods=METHODS, table=table, format_table=format_table, rate=rate,
+                         format_rate=format_rate, unit="construction rates")
 
 
 if __name__ == "__main__":

@@ -227,11 +227,11 @@ def rate(seconds: float = 3.0) -> dict:
     """Inner-loop speed, per CPU second after warm-up (``seconds`` per measurement).
 
     Number partitioning on ``hard0100`` (100 numbers of 100 bits) and
-    ``hard1000`` (1000 of 1000 bits), pure Python (no Numba: the integers
-    exceed 64 bits): ``kk_per_second`` (one Karmarkar-Karp simulation from
-    the root to a leaf), ``mcts_simulations_per_second`` (whole iterations
-    of the thesis's MCTS, core included: two simulations per expanded node,
-    one KK run), ``dfs_nodes_per_second``. Knapsack (the ``n = 1000``
+    ``hard1000`` (1000 of 1000 bits): ``kk_per_second`` (one Karmarkar-Karp
+    simulation from the root to a leaf, compiled on multi-limb integers),
+    ``mcts_simulations_per_second`` (whole iterations of the thesis's MCTS,
+    core included: two simulations per expanded node, one KK run),
+    ``dfs_nodes_per_second`` (the DFS, in Python ints). Knapsack (the ``n = 1000``
     uncorrelated instance of seed 0): ``knapsack_playouts_per_second`` from
     the root (compiled), with ``knapsack_numba_compile_seconds`` (fresh
     compilation of its kernels, no disk cache) and

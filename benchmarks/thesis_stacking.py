@@ -26,12 +26,12 @@ Usage::
 """
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import statistics
 import time
 from pathlib import Path
+import sys
 from typing import Iterable
 
 import numpy as np
@@ -46,6 +46,9 @@ from hornermcts.domains.stacking import (
     tree_search,
 )
 from hornermcts.domains.stacking import kernels
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the sibling thesis_common.py
+import thesis_common as common  # noqa: E402
 
 #: Table 5.1 (p. 45): mean relocations over 10 runs: MS 60 s, MCTS 60 s, MS 600 s, MCTS 600 s.
 THESIS = {
@@ -76,10 +79,6 @@ def data_dir() -> Path:
     return Path(folder) if folder else Path(__file__).resolve().parents[2] / "shared" / "data" / "stacking"
 
 
-def _per_second(count: int, seconds: float) -> float:
-    return count / seconds if seconds > 0 else float("inf")
-
-
 COMPILE_PROGRAM = """
 import time
 start = time.process_time()
@@ -98,14 +97,7 @@ print(time.process_time() - start)
 def compile_seconds() -> float:
     """CPU seconds to import the stacking package and compile its kernels from an empty Numba cache
     (in a fresh process, ``NUMBA_CACHE_DIR`` a new temporary folder)."""
-    import subprocess
-    import sys
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as folder:
-        done = subprocess.run([sys.executable, "-c", COMPILE_PROGRAM], capture_output=True, text=True, check=True,
-                              env=dict(os.environ, NUMBA_CACHE_DIR=folder))
-    return float(done.stdout.split()[-1])
+    return common.compile_seconds(COMPILE_PROGRAM)
 
 
 def rate(seconds: float = 3.0, instance: str = RATE_INSTANCE, *, compile: bool = True) -> dict:
@@ -141,25 +133,21 @@ def rate(seconds: float = 3.0, instance: str = RATE_INSTANCE, *, compile: bool =
         kernels.playout(root.stacks, root.heights, root.counters, inst.due, inst.calendar, inst.capacity,
                         count + 2, limit, buffer)
         count += 1
-    kernel = _per_second(count, time.process_time() - start)
+    kernel = common.per_second(count, time.process_time() - start)
 
     count, start = 0, time.process_time()
     while time.process_time() - start < seconds:
         problem.playout(root, rng)
         count += 1
-    protocol = _per_second(count, time.process_time() - start)
+    protocol = common.per_second(count, time.process_time() - start)
 
     ms = multiple_simulation(inst, time_limit=seconds, seed=0)
     tree = tree_search(inst, time_limit=seconds, seed=0)
     compiled = compile_seconds() if compile else None
     return dict(instance=instance, items=inst.items, width=inst.width, compile_seconds=compiled,
                 warmup_seconds=warmup, kernel=kernel,
-                simulation_ms=1000.0 / kernel, protocol=protocol, ms=_per_second(ms.iterations, ms.elapsed),
-                mcts=_per_second(tree.iterations, tree.elapsed))
-
-
-def _seed_list(seeds: int | Iterable[int]) -> list[int]:
-    return list(range(seeds)) if isinstance(seeds, int) else [int(s) for s in seeds]
+                simulation_ms=1000.0 / kernel, protocol=protocol, ms=common.per_second(ms.iterations, ms.elapsed),
+                mcts=common.per_second(tree.iterations, tree.elapsed))
 
 
 def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] | None = None,
@@ -178,7 +166,7 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] |
     for name in (INSTANCES if instances is None else list(instances)):
         inst = find_instance(name, folder)
         for method in methods:
-            for seed in _seed_list(seeds):
+            for seed in common.seed_list(seeds):
                 run = solve(inst, method, time_limit=seconds, seed=seed, clock="cpu")
                 assert check_solution(inst, run.solution.placements) == run.relocations
                 row = dict(instance=name, method=method, seed=seed, budget=seconds, best=run.relocations,
@@ -190,10 +178,6 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] |
                     with open(out, "a") as handle:
                         handle.write(json.dumps(row) + "\n")
     return rows
-
-
-def _stats(values: list[float]) -> tuple[float, float, float]:
-    return statistics.fmean(values), min(values), max(values)
 
 
 def format_table(rows: list[dict]) -> str:
@@ -211,7 +195,7 @@ def format_table(rows: list[dict]) -> str:
         for method in METHODS:
             mine = [row for row in rows if row["instance"] == name and row["method"] == method]
             if mine:
-                mean, low, high = _stats([row["best"] for row in mine])
+                mean, low, high = common.stats([row["best"] for row in mine])
                 means[(name, method)] = mean
                 sims = statistics.fmean(row["simulations"] for row in mine)
                 cells.append(f"{mean:>9.1f} {low:>7g} {high:>7g} {sims:>9.0f}")
@@ -260,22 +244,9 @@ def format_rate(figures: dict) -> str:
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=60.0, help="CPU seconds per run (default 60)")
-    parser.add_argument("--seeds", type=int, default=3, help="seeds 0..N-1 per instance and method (default 3)")
-    parser.add_argument("--instances", default=",".join(INSTANCES), help="comma-separated names (default 20-x, 40-x)")
-    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated: ms, mcts (default both)")
-    parser.add_argument("--out", default=None, help="append the raw rows to this JSON-lines file")
-    parser.add_argument("--rate", action="store_true", help="measure the simulation rates instead")
-    parser.add_argument("--rate-seconds", type=float, default=3.0, help="seconds per rate measure (default 3)")
-    parser.add_argument("--no-compile", action="store_true", help="with --rate: skip the cold-compile measure")
-    args = parser.parse_args(argv)
-    if args.rate:
-        print(format_rate(rate(args.rate_seconds, compile=not args.no_compile)))
-        return
-    rows = table(args.seconds, args.seeds, [n.strip() for n in args.instances.split(",") if n.strip()], args.out,
-                 methods=[m.strip() for m in args.methods.split(",") if m.strip()])
-    print(format_table(rows))
+    common.table_command(argv, __doc__.split("\n\n")[0], instances=INSTANCES,
+                         instance_help="comma-separated names (default 20-x, 40-x)", methods=METHODS, table=table,
+                         format_table=format_table, rate=rate, format_rate=format_rate, unit="simulation rates")
 
 
 if __name__ == "__main__":
