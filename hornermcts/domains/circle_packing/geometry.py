@@ -147,6 +147,16 @@ def _rank(cx, cy, count, tol):
     return out_x[:kept], out_y[:kept]
 
 
+@njit(cache=True, inline="always")
+def _keep(x, y, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c):  # pragma: no cover
+    """Append the position ``(x, y)`` to ``cx``, ``cy`` at ``c`` if it is feasible; the new count."""
+    if feasible(x, y, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
+        cx[c] = x
+        cy[c] = y
+        return c + 1
+    return c
+
+
 @njit(cache=True)
 def ranked_positions(radius, holder, width, height, xs, ys, outer, inner, holders, n, tol=TOLERANCE):
     """The feasible candidate positions of a circle of ``radius`` in ``holder``, best ranked first.
@@ -167,10 +177,7 @@ def ranked_positions(radius, holder, width, height, xs, ys, outer, inner, holder
     if holder < 0:
         seeds_x = (radius, width - radius)
         for x in seeds_x:
-            if feasible(x, radius, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-                cx[c] = x
-                cy[c] = radius
-                c += 1
+            c = _keep(x, radius, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
         for a in range(m):
             u = kids[a]
             reach = outer[u] + radius
@@ -188,30 +195,18 @@ def ranked_positions(radius, holder, width, height, xs, ys, outer, inner, holder
                     else:
                         x = xs[u] + sign * h
                         y = level
-                    if feasible(x, y, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-                        cx[c] = x
-                        cy[c] = y
-                        c += 1
+                    c = _keep(x, y, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
     else:
         room = inner[holder] - radius
         x = xs[holder]
         y = ys[holder] - room
-        if feasible(x, y, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-            cx[c] = x
-            cy[c] = y
-            c += 1
+        c = _keep(x, y, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
         for a in range(m):
             u = kids[a]
             k, xa, ya, xb, yb = _circles_meet(xs[holder], ys[holder], room, xs[u], ys[u], outer[u] + radius, tol)
             if k:
-                if feasible(xa, ya, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-                    cx[c] = xa
-                    cy[c] = ya
-                    c += 1
-                if feasible(xb, yb, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-                    cx[c] = xb
-                    cy[c] = yb
-                    c += 1
+                c = _keep(xa, ya, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
+                c = _keep(xb, yb, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
     for a in range(m):
         v = kids[a]
         for b in range(a + 1, m):
@@ -223,12 +218,6 @@ def ranked_positions(radius, holder, width, height, xs, ys, outer, inner, holder
                 continue
             k, xa, ya, xb, yb = _circles_meet(xs[v], ys[v], outer[v] + radius, xs[w], ys[w], outer[w] + radius, tol)
             if k:
-                if feasible(xa, ya, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-                    cx[c] = xa
-                    cy[c] = ya
-                    c += 1
-                if feasible(xb, yb, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol):
-                    cx[c] = xb
-                    cy[c] = yb
-                    c += 1
+                c = _keep(xa, ya, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
+                c = _keep(xb, yb, radius, holder, width, height, xs, ys, outer, inner, kids, m, tol, cx, cy, c)
     return _rank(cx, cy, c, tol)
