@@ -39,6 +39,17 @@ solves about 2/100 at 1,024 playouts and 26/100 at 16,384).
 
 CPU seconds are this process's (``time.process_time``); the machine is
 shared, run it with ``nice -n 10``.
+
+Committed runs (channeling none, tau = 4, prior from 10,000 problems; a
+shared 2-core machine; solved of 100 at 1,024 .. 32,768 playouts):
+``results/gnrpa_latin_square.txt`` (``--budget 32768``, 607 CPU s):
+Sampling 2/11/14/19/31/39, Sampling Dual prior 13/20/34/45/58/70, NRPA
+15/27/35/44/61/77, GNRPA Dual prior 28/40/48/51/72/84 (Table 1: 2/5/10/16/
+26/36, 12/24/34/48/70/80, 8/16/25/35/48/61, 26/39/54/67/83/91).
+``results/gnrpa_latin_square_ablation.txt`` (``--ablation --problems 50
+--budget 8192``) and ``..._ablation_lines.txt`` (``--ablation --channeling
+lines --temperatures 4 --problems 50 --budget 4096``): the temperature and
+the channeling on validation problems.
 """
 from __future__ import annotations
 

@@ -59,7 +59,8 @@ BUDGET = os.environ.get("HORNERMCTS_NOTEBOOK_BUDGET", "medium")
 if BUDGET not in ("small", "medium", "full"):
     raise ValueError(f"HORNERMCTS_NOTEBOOK_BUDGET must be small, medium or full, not {BUDGET!r}")
 TRAINING = 200 if BUDGET == "small" else 10_000   # generated solved problems the priors are learned from
-FOLDERS = [Path(p) for p in [os.environ.get("HORNERMCTS_NOTEBOOK_RESULTS")] if p] + [ROOT / "benchmarks" / "results"]
+FOLDERS = list(dict.fromkeys([Path(p).resolve() for p in [os.environ.get("HORNERMCTS_NOTEBOOK_RESULTS")] if p]
+                             + [(ROOT / "benchmarks" / "results").resolve()]))
 plt.rcParams.update({"figure.dpi": 80, "axes.grid": True, "grid.alpha": 0.3})
 
 
@@ -89,12 +90,13 @@ def ratios(prior):
     return np.array([prior.count.get(code, 0) / seen for code, seen in prior.nb.items()])
 
 
-def solved_curve(ax, rows, key, label, colour, scale_to=100):
-    # problems solved (scaled to scale_to) within x, a step at each first solution
+def solved_curve(ax, rows, key, label, colour, scale_to=100, start=1):
+    # problems solved (scaled to scale_to) within x, a step at each first solution, drawn to the runs' budget
     hits = np.sort([r[key] for r in rows if r[key] is not None])
-    scale = scale_to / len(rows)
-    xs = np.concatenate([[hits[0] if hits.size else 1], hits])
-    ax.step(xs, scale * np.arange(hits.size + 1), where="post", color=colour, label=label)
+    end = max(r["budget"] for r in rows)
+    xs = np.concatenate([[start], hits, [end]])
+    ys = np.concatenate([[0], np.arange(1, hits.size + 1), [hits.size]]) * scale_to / len(rows)
+    ax.step(xs, ys, where="post", color=colour, label=label)
 
 
 COLOURS = ["tab:gray", "tab:green", "tab:orange", "tab:blue", "tab:purple", "tab:red"]
@@ -211,6 +213,30 @@ if lsc_rows:
     fig.tight_layout()
 """),
     ("md", r"""
+### Ablations on validation problems
+
+`python benchmarks/gnrpa_latin_square.py --ablation` runs the prior rows at
+several temperatures on **validation** problems (seeds 500,000 and up:
+neither the test problems nor the training ones), and
+`--ablation --channeling lines` the same with hidden singles in the row and
+column of each move (the weakest channeling), so that nothing is tuned on
+the test problems.
+"""),
+    ("code", r"""
+for name in ("gnrpa_latin_square_ablation.jsonl", "gnrpa_latin_square_ablation_lines.jsonl"):
+    rows = saved(name)
+    if not rows:
+        continue
+    rows = gnrpa_latin_square.latest(rows)
+    groups = by_row(rows)
+    budget = max(r["budget"] for r in rows)
+    paper = {label: next(p for p in ("Sampling Dual prior", "GNRPA Dual prior", "Sampling", "NRPA")
+                         if label.startswith(p)) for label in groups}
+    channeling = rows[0]["channeling"]
+    print(f"channeling {channeling!r}, {len({r['problem_seed'] for r in rows})} validation problems")
+    print(gnrpa_latin_square.format_table([(label, g, budget, paper[label]) for label, g in groups.items()]) + "\n")
+"""),
+    ("md", r"""
 ## Table 2: Kakuro
 
 A 10×10 grid, values 1-11, all different in every row and column, with only
@@ -254,7 +280,8 @@ for ax, code in zip(axes, ("remaining", "hints")):
     ax.set_ylabel("codes")
     ax.set_title(f"Kakuro prior '{code}': {r.size:,} codes ({TRAINING} problems)")
     print(f"{code}: {r.size} codes; ratio 1.0: {(r == 1).sum()}, in (0, 0.1): {((r > 0) & (r < 0.1)).sum()}, "
-          f"0: {(r == 0).sum()}   (paper, 'remaining' from 10,000: {gnrpa_kakuro.PAPER_FIG3})")
+          f"0: {(r == 0).sum()}   (Fig. 3, 'remaining' from 10,000: ratio 1.0: "
+          f"{gnrpa_kakuro.PAPER_FIG3['ratio 1.0']:,}, in (0, 0.1): {gnrpa_kakuro.PAPER_FIG3['ratio in (0, 0.1)']:,})")
 fig.tight_layout()
 """),
     ("code", r"""
@@ -326,16 +353,16 @@ print(f"{r.size} codes; ratios from {r[r > 0].min():.6f} to {r.max():.6f}; zero:
 if eterna:
     name = max(eterna, key=lambda k: len({r["puzzle"] for r in eterna[k]}))
     rows = eterna[name]
-    targets = len({r["puzzle"] for r in rows})
     fig, ax = plt.subplots(figsize=(7, 4.2))
     groups = {}
     for row in rows:
         groups.setdefault(row["method"], []).append(row)
     for colour, (method, group) in zip(COLOURS, groups.items()):
-        solved_curve(ax, group, "solved_seconds", gnrpa_eterna.METHODS[method][2], colour, scale_to=len(group))
+        solved_curve(ax, group, "solved_seconds", f"{gnrpa_eterna.METHODS[method][2]} ({len(group)} targets)",
+                     colour, scale_to=len(group), start=1e-4)
     ax.set_xscale("log")
     ax.set_xlabel("CPU seconds")
-    ax.set_ylabel(f"targets solved (of {targets})")
+    ax.set_ylabel("targets solved")
     ax.set_title(f"Eterna100 V2, {name.removesuffix('.jsonl')}")
     ax.legend(fontsize=8, loc="upper left")
     fig.tight_layout()
@@ -361,5 +388,56 @@ else:
 GNRPA_FINDINGS = r"""
 ## What is reproduced, and what is not
 
-@@LSC@@
+From the committed rows above (a shared 2-core machine; every solution re-checked by an independent checker).
+
+**Table 1, Latin square completion: reproduced in direction, not in size for GNRPA against NRPA.**
+On the 100 test problems, one run per problem and row to 32,768 playouts (`gnrpa_latin_square.txt`):
+
+| at 1,024 / 2,048 / 4,096 / 8,192 / 16,384 / 32,768 | ours | paper |
+|---|---|---|
+| Sampling | 2 / 11 / 14 / 19 / 31 / 39 | 2 / 5 / 10 / 16 / 26 / 36 |
+| Sampling Dual prior | 13 / 20 / 34 / 45 / 58 / 70 | 12 / 24 / 34 / 48 / 70 / 80 |
+| NRPA | 15 / 27 / 35 / 44 / 61 / 77 | 8 / 16 / 25 / 35 / 48 / 61 |
+| GNRPA Dual prior | 28 / 40 / 48 / 51 / 72 / 84 | 26 / 39 / 54 / 67 / 83 / 91 |
+| Sampling Dual / Sampling | 6.5 / 1.8 / 2.4 / 2.4 / 1.9 / 1.8 | 6.0 / 4.8 / 3.4 / 3.0 / 2.7 / 2.2 |
+| GNRPA Dual / NRPA | 1.9 / 1.5 / 1.4 / 1.2 / 1.2 / 1.1 | 3.3 / 2.4 / 2.2 / 1.9 / 1.7 / 1.5 |
+
+* The prior helps at **every** budget, in both pairs: the first half of the criterion holds.
+* The rows **with the prior** land near the paper's: Sampling Dual within 4 problems up to 8,192 and
+  10-12 below beyond; GNRPA Dual within 6 up to 4,096, 11-16 below at 8,192-16,384, 7 below at 32,768.
+* The **factors** are smaller than the paper's because the baselines are stronger.  Uniform Sampling is
+  slightly above the paper's row between 2,048 and 16,384.  NRPA is well above it: 15 against 8 at 1,024 and
+  77 against 61 at 32,768.  GNRPA / NRPA is 1.1-1.9 against the paper's 1.5-3.3, so that half of the
+  criterion ("by factors close to the table's") does **not** hold.  The paper gives no N, α or level for
+  NRPA; we use Rosin's N = 100, α = 1 at level 3 (DOMAINS.md B5.1).  A weaker NRPA setting in the paper would
+  explain the gap, but that was not tested.
+* **Temperature** (`gnrpa_latin_square_ablation.txt`, 50 validation problems to 8,192, τ = 1, 2, 4, 8):
+  the prior's gain grows with τ.  At 8,192, Sampling Dual solves 11 / 15 / 14 / 18 of 50 against Sampling's
+  9, and GNRPA Dual 18 / 22 / 21 / 27 against NRPA's 19.  The paper's τ = 4 is not the best value here, but
+  τ = 8 still leaves GNRPA / NRPA at 1.3-1.6, short of the paper's factors.  These counts are out of 50, so
+  differences of 3-4 problems are within the noise.
+* **Channeling** (`gnrpa_latin_square_ablation_lines.txt`): with the weakest hidden-single propagation, uniform
+  Sampling already solves 28 of 50 at 1,024 (Table 1: 2 of 100), and GNRPA is no better than NRPA (35 against
+  33 at 1,024, 38 against 39 at 4,096).  The calibrated playout (forward checking + MRV, no channeling) is the
+  only one consistent with Table 1's Sampling row, and the Dual prior then learns the hidden singles itself:
+  the codes rc = 1 or cc = 1 have ratio 1 (Figure 1 above, right).
+* **The Dual code reading.**  Read literally ("times the value is present in the row and column"), every legal
+  move has code (0, 0), so the prior would be a constant and change nothing.  Read as domain occurrences, the
+  prior rows come within a few problems of the paper's, which supports this reading.
+
+**Table 2, Kakuro: not reproduced with the code as specified.**  Uniform Sampling is 0/100 at 1,024 and NRPA
+5 and 9 of 20 at 8,192 and 16,384 (about 25 and 45 per 100; the paper has 23 and 35), both as in the paper.
+The paper's prior code (value, rc, cc, remaining row sum, remaining column sum) gives **0/100** at 1,024 for
+Sampling and GNRPA, against the paper's 100/100.  A code with the lines' *given* sums instead (`hints`)
+solves 100/100 (median 10 playouts, 4 problems in one playout).  The paper's "usually in 1 playout" is not
+reached with either code.
+
+**Table 3, Eterna100: a subset only.**  The committed runs are the 20 shortest V2 targets (12-55 nt) at 8 CPU
+s per run, not the 100 targets at 32-4,096 s.  Their ranking is the paper's: GNRPA NGRAM 15, NRPA 13,
+Sampling NGRAM 13, Sampling 10 of 20.  The NGRAM prior is learned on a substitute training set (no Rfam);
+its ratios span 0.008-0.42, as the paper's 100 codes span 0.010-0.438 (Figure 4).  NEMO's 95/100 is not
+approached, and the headline ("GNRPA with the prior at least twice NRPA at 32 s on all 100") has not been run.
+
+**SameGame:** the NRPA comparison is printed above as `samegame_nrpa.txt` held it when this notebook was
+executed.  It is another run in progress, and its own text says how many positions it covers.
 """
