@@ -30,6 +30,7 @@ Examples
 """
 from __future__ import annotations
 
+import numbers
 from fractions import Fraction
 from math import gcd
 from typing import Iterable
@@ -67,10 +68,15 @@ def to_number(value) -> sympy.Number:
         return sympy.Rational(value.numerator, value.denominator)
     if isinstance(value, float):
         return sympy.Float(value)
-    value = sympy.sympify(value)
-    if not isinstance(value, sympy.Number):
+    if isinstance(value, (str, bytes)):  # sympify would run it as Python
+        raise TypeError(f"a coefficient must be a number, got the text {value[:40]!r}; parse text with from_text")
+    try:
+        number = sympy.sympify(value, strict=True)  # NumPy and Decimal numbers; never text
+    except sympy.SympifyError:
+        raise TypeError(f"a coefficient must be a number, got {value!r}") from None
+    if not isinstance(number, sympy.Number):
         raise TypeError(f"a coefficient must be a number, got {value!r}")
-    return value
+    return number
 
 
 def to_python(c):
@@ -103,7 +109,7 @@ def to_fraction(c) -> Fraction:
     >>> to_fraction(sympy.Rational(-2, 6)), to_fraction(sympy.Float(0.25)), to_fraction(3)
     (Fraction(-1, 3), Fraction(1, 4), Fraction(3, 1))
     """
-    if isinstance(c, (int, float, Fraction)):
+    if isinstance(c, (numbers.Rational, float)) and not isinstance(c, sympy.Basic):  # NumPy numbers too
         return Fraction(c)
     if isinstance(c, sympy.Integer):
         return Fraction(int(c))

@@ -213,7 +213,8 @@ def prepare_outputs(expr):
     items = list(expr)
     if not items:
         raise OptionError("no expressions to optimize")
-    exprs = [e.to_sympy() if isinstance(e, Polynomial) else sympy.sympify(e) for e in items]
+    # every item as a SymPy expression; text through the safe parser (sympify would run it as Python)
+    exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e).to_sympy() for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
     joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]))
     present = [m for m in markers if m in joint.symbols]  # a zero output has no marker column
