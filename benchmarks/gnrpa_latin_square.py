@@ -59,6 +59,7 @@ import os
 import statistics
 import time
 
+from hornermcts.domains.latin_square.solve import LEVEL, PER_LEVEL
 from hornermcts.domains.latin_square import (
     CALIBRATED,
     CHANNELING,
@@ -85,11 +86,12 @@ PAPER = {
 
 
 def run_one(instance, seed: int, method: str, budget: int, channeling: str, prior,
-            temperature: float = TEMPERATURE) -> dict:
+            temperature: float = TEMPERATURE, nrpa: tuple = (LEVEL, PER_LEVEL, 1.0)) -> dict:
     problem = LatinSquareCompletion(instance, channeling=channeling)
     cpu = time.process_time()
+    level, per_level, alpha = nrpa
     result = search(problem, method, playouts=budget, target=0.0, prior=prior, temperature=temperature,
-                    seed=search_seed(seed))
+                    level=level, per_level=per_level, alpha=alpha, seed=search_seed(seed))
     seconds = time.process_time() - cpu
     if result.reached is not None:
         problems = violations(instance.givens, problem.grid(result.best_state))
@@ -97,7 +99,8 @@ def run_one(instance, seed: int, method: str, budget: int, channeling: str, prio
             raise AssertionError(f"problem {seed}, {method}: the solution fails the checker: {problems[0]}")
     return {"problem_seed": seed, "search_seed": search_seed(seed), "method": method, "channeling": channeling,
             "prior": prior is not None, "temperature": temperature if prior is not None else None,
-            "budget": budget, "reached": result.reached, "playouts": result.iterations,
+            "budget": budget, "nrpa": None if method == "sampling" else list(nrpa),
+            "reached": result.reached, "playouts": result.iterations,
             "best": result.best_value, "cpu_seconds": round(seconds, 4)}
 
 
@@ -167,17 +170,17 @@ def run_rows(runs, instances, handle, saved: list[dict], training: int | None) -
     ``saved`` are reused, not rerun (resume by (row, problem))."""
     done = {}
     for row in saved:
-        for label, _method, channeling, _prior, budget, _paper, _tau in runs:
+        for label, _method, channeling, _prior, budget, _paper, _tau, *_nrpa in runs:
             if reusable(row, label, channeling, budget, training):
                 done[(label, row["problem_seed"])] = row
     by_label: dict[str, list[dict]] = {label: [] for label, *_ in runs}
     cpu = {label: 0.0 for label, *_ in runs}
     for seed, instance in instances:
-        for label, method, channeling, prior, budget, _paper, tau in runs:
+        for label, method, channeling, prior, budget, _paper, tau, *settings in runs:
             row = done.get((label, seed))
             if row is None:
                 start = time.process_time()
-                row = run_one(instance, seed, method, budget, channeling, prior, tau)
+                row = run_one(instance, seed, method, budget, channeling, prior, tau, *settings)
                 row["row"] = label
                 row["training"] = training
                 handle.write(json.dumps(row) + "\n")
@@ -188,7 +191,7 @@ def run_rows(runs, instances, handle, saved: list[dict], training: int | None) -
             print(f"problem {seed}: " + ", ".join(f"{label} {sum(r['reached'] is not None for r in rows)}"
                                                   for label, rows in by_label.items()), flush=True)
     groups = []
-    for label, _method, _channeling, _prior, budget, paper, _tau in runs:
+    for label, _method, _channeling, _prior, budget, paper, *_settings in runs:
         rows = by_label[label]
         solved = sum(r["reached"] is not None and r["reached"] <= budget for r in rows)
         print(f"{label}: {solved}/{len(rows)} solved within {budget} playouts, {cpu[label]:.1f} s CPU run now",
@@ -203,6 +206,8 @@ def main(argv=None) -> None:
     parser.add_argument("--ablation", action="store_true",
                         help="the prior rows at each of --temperatures, on validation problems")
     parser.add_argument("--temperatures", default="1,2,4,8", help="tau values of --ablation (comma-separated)")
+    parser.add_argument("--nrpa-settings", default="",
+                        help="extra NRPA rows of --ablation: LEVEL/N/ALPHA, comma-separated (e.g. 1/100/1,3/100/0.5)")
     parser.add_argument("--channeling", default=None,
                         help=f"strength(s), comma-separated with --calibrate (default {CALIBRATED}; "
                              f"known: {', '.join(CHANNELING)})")
@@ -220,6 +225,13 @@ def main(argv=None) -> None:
     for name in strengths:
         if name not in CHANNELING:
             parser.error(f"unknown channeling {name!r}")
+    settings = []
+    for spec in (x for x in args.nrpa_settings.split(",") if x):
+        try:
+            level, per_level, alpha = spec.split("/")
+            settings.append((int(level), int(per_level), float(alpha)))
+        except ValueError:
+            parser.error(f"--nrpa-settings: {spec!r} is not LEVEL/N/ALPHA")
     if args.calibrate and args.ablation:
         parser.error("--calibrate and --ablation are two different runs")
     if not args.calibrate and len(strengths) != 1:
@@ -256,6 +268,9 @@ def main(argv=None) -> None:
                     ("NRPA", "nrpa", channeling, None, args.budget, "NRPA", TEMPERATURE)]
             if args.ablation:
                 taus = [float(t) for t in args.temperatures.split(",") if t]
+                for setting in settings:
+                    runs.append((f"NRPA level {setting[0]}, N {setting[1]}, alpha {setting[2]:g}", "nrpa",
+                                 channeling, None, args.budget, "NRPA", TEMPERATURE, setting))
                 runs += [(f"Sampling Dual prior, tau {t:g}", "sampling", channeling, prior, args.budget,
                           "Sampling Dual prior", t) for t in taus]
                 runs += [(f"GNRPA Dual prior, tau {t:g}", "gnrpa", channeling, prior, args.budget,

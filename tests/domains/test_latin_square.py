@@ -484,5 +484,24 @@ def test_ablation_runs_on_validation_problems(tmp_path):
         ("Sampling", None), ("NRPA", None), ("Sampling Dual prior, tau 2", 2.0), ("Sampling Dual prior, tau 8", 8.0),
         ("GNRPA Dual prior, tau 2", 2.0), ("GNRPA Dual prior, tau 8", 8.0)]
     assert "validation seeds 500000..500000" in open(out + ".txt").read()
+    assert [r["nrpa"] for r in rows] == [None, [3, 100, 1.0], None, None, [3, 100, 1.0], [3, 100, 1.0]]
     with pytest.raises(SystemExit):
         bench.main(["--ablation", "--calibrate", "--out", out])
+    with pytest.raises(SystemExit):
+        bench.main(["--ablation", "--nrpa-settings", "2/100", "--out", out])
+
+
+def test_ablation_nrpa_settings_are_rows_of_their_own(tmp_path):
+    bench = load_benchmark()
+    out = str(tmp_path / "nrpa")
+    bench.main(["--ablation", "--temperatures", "", "--nrpa-settings", "1/10/0.5", "--problems", "1", "--budget",
+                "120", "--training", "5", "--out", out])
+    rows = bench.load_rows(out + ".jsonl")
+    assert [(r["row"], r["nrpa"]) for r in rows] == [("Sampling", None), ("NRPA", [3, 100, 1.0]),
+                                                     ("NRPA level 1, N 10, alpha 0.5", [1, 10, 0.5])]
+    # level 1 with N = 10 ends after 10 playouts and restarts until the budget
+    assert rows[2]["playouts"] == (rows[2]["reached"] or 120)
+    problem = LatinSquareCompletion(generate(20, seed=bench.VALIDATION_SEED))
+    again = search(problem, "nrpa", playouts=120, target=0.0, level=1, per_level=10, alpha=0.5,
+                   seed=search_seed(bench.VALIDATION_SEED))
+    assert (again.reached, again.best_value) == (rows[2]["reached"], rows[2]["best"])

@@ -55,7 +55,7 @@ def search_seed(seed: int) -> int:
 
 
 def search(problem: Any, method: str, *, playouts: int, target: float, prior: Prior | None = None,
-           temperature: float = TEMPERATURE, level: int = LEVEL, per_level: int = PER_LEVEL,
+           temperature: float = TEMPERATURE, level: int = LEVEL, per_level: int = PER_LEVEL, alpha: float = 1.0,
            seed: int | None = 0, progress: Any = None) -> NestedResult:
     """Run ``method`` on ``problem`` for at most ``playouts`` playouts, stopping at ``target``.
 
@@ -66,6 +66,9 @@ def search(problem: Any, method: str, *, playouts: int, target: float, prior: Pr
         (no prior allowed) or ``"gnrpa"`` (``prior`` required).
     prior : Prior, optional
         A prior over the problem's integer prior codes.
+    level, per_level, alpha : int, int, float
+        NRPA's level, N and learning rate (:func:`hornermcts.search.nrpa`;
+        a search that ends before the budget restarts).
     """
     if method not in METHODS:
         raise OptionError(f"unknown method {method!r}: expected one of {', '.join(METHODS)}")
@@ -75,7 +78,7 @@ def search(problem: Any, method: str, *, playouts: int, target: float, prior: Pr
         raise OptionError("nrpa runs without a prior (gnrpa is NRPA with the prior's bias)")
     if prior is not None:
         prior = _TablePrior(prior, int(problem.prior_code_count), temperature)
-    return nrpa(problem, level=0 if method == "sampling" else level, per_level=per_level, prior=prior,
+    return nrpa(problem, level=0 if method == "sampling" else level, per_level=per_level, alpha=alpha, prior=prior,
                 temperature=temperature, playouts=playouts, target=target, coded=True, seed=seed,
                 progress=progress)
 
