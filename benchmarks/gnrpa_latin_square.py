@@ -207,7 +207,8 @@ def main(argv=None) -> None:
                         help="the prior rows at each of --temperatures, on validation problems")
     parser.add_argument("--temperatures", default="1,2,4,8", help="tau values of --ablation (comma-separated)")
     parser.add_argument("--nrpa-settings", default="",
-                        help="extra NRPA rows of --ablation: LEVEL/N/ALPHA, comma-separated (e.g. 1/100/1,3/100/0.5)")
+                        help="extra NRPA rows of --ablation (and GNRPA rows at each tau): LEVEL/N/ALPHA, "
+                             "comma-separated (e.g. 1/100/1,3/100/0.5)")
     parser.add_argument("--channeling", default=None,
                         help=f"strength(s), comma-separated with --calibrate (default {CALIBRATED}; "
                              f"known: {', '.join(CHANNELING)})")
@@ -275,6 +276,9 @@ def main(argv=None) -> None:
                           "Sampling Dual prior", t) for t in taus]
                 runs += [(f"GNRPA Dual prior, tau {t:g}", "gnrpa", channeling, prior, args.budget,
                           "GNRPA Dual prior", t) for t in taus]
+                runs += [(f"GNRPA Dual prior, tau {t:g}, level {setting[0]}, N {setting[1]}, alpha {setting[2]:g}",
+                          "gnrpa", channeling, prior, args.budget, "GNRPA Dual prior", t, setting)
+                         for setting in settings for t in taus]
                 header = (f"Ablation on validation problems: LSC order 20, 42 % blank, channeling {channeling}, "
                           f"level 3 / N = 100, Dual prior from {args.training} generated problems, tau varied")
             else:

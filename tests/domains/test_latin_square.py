@@ -494,11 +494,13 @@ def test_ablation_runs_on_validation_problems(tmp_path):
 def test_ablation_nrpa_settings_are_rows_of_their_own(tmp_path):
     bench = load_benchmark()
     out = str(tmp_path / "nrpa")
-    bench.main(["--ablation", "--temperatures", "", "--nrpa-settings", "1/10/0.5", "--problems", "1", "--budget",
+    bench.main(["--ablation", "--temperatures", "3", "--nrpa-settings", "1/10/0.5", "--problems", "1", "--budget",
                 "120", "--training", "5", "--out", out])
     rows = bench.load_rows(out + ".jsonl")
-    assert [(r["row"], r["nrpa"]) for r in rows] == [("Sampling", None), ("NRPA", [3, 100, 1.0]),
-                                                     ("NRPA level 1, N 10, alpha 0.5", [1, 10, 0.5])]
+    assert [(r["row"], r["nrpa"], r["temperature"]) for r in rows] == [
+        ("Sampling", None, None), ("NRPA", [3, 100, 1.0], None), ("NRPA level 1, N 10, alpha 0.5", [1, 10, 0.5], None),
+        ("Sampling Dual prior, tau 3", None, 3.0), ("GNRPA Dual prior, tau 3", [3, 100, 1.0], 3.0),
+        ("GNRPA Dual prior, tau 3, level 1, N 10, alpha 0.5", [1, 10, 0.5], 3.0)]
     # level 1 with N = 10 ends after 10 playouts and restarts until the budget
     assert rows[2]["playouts"] == (rows[2]["reached"] or 120)
     problem = LatinSquareCompletion(generate(20, seed=bench.VALIDATION_SEED))
