@@ -185,16 +185,101 @@ def test_prior_codes_by_hand():
     # value 2 at (2, 2): row 2 empty, (2, 0) allows 2? column 0 has 1 -> yes; (2, 1), (2, 2) yes -> rc = 3;
     # column 2: (0, 2), (1, 2)? row 1 has 1 only -> yes, (2, 2) -> cc = 3; sums left 7 and 7
     assert problem.unpack_prior_code(problem.prior_code(state, problem.encode(2, 2, 2))) == (2, 3, 3, 7, 7)
-    first, second = kernels.code_counts(3, 4)
+    first, second, _, _ = kernels.code_counts(3, 4)
     assert problem.prior_code(state, move) < first <= hints.prior_code(state, move) < first + second
-    assert kernels.code_counts(10, 11) == (7_288_556, 161_051) and kernels.sum_range(10, 11) == (-8, 65)
+    assert kernels.code_counts(10, 11) == (7_288_556, 161_051, 60_236, 7_288_556)
+    assert kernels.sum_range(10, 11) == (-8, 65)
 
 
-def test_a_prior_of_the_other_code_kind_is_refused():
-    prior = learn_prior(training_instances(3, size=4, values=5), code="hints")
-    Kakuro(generate(4, 5), code="hints").check_prior(prior)
-    with pytest.raises(OptionError, match="not 'remaining' prior codes"):
-        Kakuro(generate(4, 5)).check_prior(prior)
+def test_the_kinds_of_code_occupy_consecutive_disjoint_ranges():
+    ranges = kernels.code_offsets(4, 5)
+    assert list(ranges) == list(PRIOR_CODES) == ["remaining", "hints", "sums", "filled"]
+    ends = [0] + [r.stop for r in ranges.values()]
+    assert [r.start for r in ranges.values()] == ends[:-1]
+    assert ends[-1] == Kakuro(generate(4, 5)).prior_code_count == sum(kernels.code_counts(4, 5))
+
+
+@pytest.mark.parametrize("kind", ["sums", "filled"])
+def test_the_new_kinds_pack_a_bijection_on_their_range(kind):
+    problem = Kakuro(generate(3, 4), code=kind)
+    low, high = kernels.sum_range(3, 4)
+    codes = problem.prior_codes
+    fields = [problem.unpack_prior_code(c) for c in codes]
+    sums = [(a, b) for a in range(low, high + 1) for b in range(low, high + 1)]
+    if kind == "sums":
+        expected = [(v,) + ab for v in range(1, 5) for ab in sums]
+    else:
+        expected = [(v, r, c) + ab for v in range(1, 5) for r in range(4) for c in range(4) for ab in sums]
+    assert fields == expected             # every code of the range unpacks to one tuple, all tuples once, in order
+
+
+def oracle_code(problem: Kakuro, grid: np.ndarray, row: int, col: int, value: int) -> tuple:
+    """The fields of the ``sums`` and ``filled`` codes of putting ``value`` at (row, col), from their definitions."""
+    low, high = problem.low, problem.high
+    left_row = min(max(problem.instance.row_sums[row] - int(grid[row].sum()), low), high)
+    left_col = min(max(problem.instance.col_sums[col] - int(grid[:, col].sum()), low), high)
+    if problem.code == "sums":
+        return value, left_row, left_col
+    return value, int((grid[row] > 0).sum()), int((grid[:, col] > 0).sum()), left_row, left_col
+
+
+@pytest.mark.parametrize("kind", ["sums", "filled"])
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), steps=st.integers(0, 24))
+def test_the_new_kinds_equal_their_definition_along_playouts(kind, seed, steps):
+    problem = Kakuro(generate(5, 6, seed=seed % 7), code=kind)
+    rng = np.random.default_rng(seed)
+    state = problem.root()
+    for _ in range(steps):
+        legal = problem.moves(state)
+        if not legal:
+            break
+        grid = problem.grid(state)
+        for move in legal:
+            code = problem.prior_code(state, move)
+            assert code in problem.prior_codes
+            assert problem.unpack_prior_code(code) == oracle_code(problem, grid, *problem.decode(move))
+        state = problem.apply(state, legal[int(rng.integers(len(legal)))])
+
+
+def test_the_sums_code_by_hand_and_what_it_ignores():
+    sums = Kakuro(SMALL, code="sums")
+    filled = Kakuro(SMALL, code="filled")
+    state = sums.root()
+    for move in [(0, 0, 1), (1, 1, 1)]:
+        state = sums.apply(state, sums.encode(*move))
+    # 3 at (0, 1): row 0 holds 1 (hint 8: 7 left), column 1 holds 1 (hint 8: 7 left); 2 at (2, 2): nothing placed
+    assert sums.unpack_prior_code(sums.prior_code(state, sums.encode(0, 1, 3))) == (3, 7, 7)
+    assert sums.unpack_prior_code(sums.prior_code(state, sums.encode(2, 2, 2))) == (2, 7, 7)
+    assert filled.unpack_prior_code(filled.prior_code(state, sums.encode(0, 1, 3))) == (3, 1, 1, 7, 7)
+    assert filled.unpack_prior_code(filled.prior_code(state, sums.encode(2, 2, 2))) == (2, 0, 0, 7, 7)
+    # the literal reading ignores how often the value appears in the line (always 0 for a legal move) and the
+    # domains: 4 at (2, 2) after (0, 0) = 4, (1, 1) = 4 has the same sums left as after nothing, and the same
+    # code, although 4 left the domains of (2, 0), (2, 1), (0, 2), (1, 2) (the 'remaining' code sees rc = cc = 1)
+    other = sums.root()
+    for move in [(0, 0, 4), (1, 1, 4)]:
+        other = sums.apply(other, sums.encode(*move))
+    move = sums.encode(2, 2, 4)
+    assert sums.prior_code(other, move) == sums.prior_code(sums.root(), move)
+    remaining = Kakuro(SMALL)
+    assert remaining.unpack_prior_code(remaining.prior_code(other, move)) == (4, 1, 1, 7, 7)
+    assert remaining.unpack_prior_code(remaining.prior_code(remaining.root(), move)) == (4, 3, 3, 7, 7)
+    # ... and where in the line the values are, and the other lines: (0, 0) = 3 with (1, 0) = 2, or (0, 1) = 3
+    a = sums.apply(sums.apply(sums.root(), sums.encode(0, 0, 3)), sums.encode(1, 0, 2))
+    b = sums.apply(sums.root(), sums.encode(0, 1, 3))
+    assert sums.unpack_prior_code(sums.prior_code(a, sums.encode(0, 2, 1))) == (1, 5, 7)
+    assert sums.prior_code(a, sums.encode(0, 2, 1)) == sums.prior_code(b, sums.encode(0, 2, 1))
+
+
+def test_a_prior_of_another_code_kind_is_refused():
+    priors = {kind: learn_prior(training_instances(3, size=4, values=5), code=kind) for kind in PRIOR_CODES}
+    for kind, prior in priors.items():
+        for other in PRIOR_CODES:
+            if other == kind:
+                Kakuro(generate(4, 5), code=other).check_prior(prior)
+            else:
+                with pytest.raises(OptionError, match=f"not {other!r} prior codes"):
+                    Kakuro(generate(4, 5), code=other).check_prior(prior)
 
 
 @pytest.mark.parametrize("code", PRIOR_CODES)

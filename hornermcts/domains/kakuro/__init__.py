@@ -13,7 +13,8 @@ column summing to its hint.
   only, MRV; moves (cell, value); reward ``-(empty cells)``, or the number
   of lines whose sum matches when the grid is full: 20 when solved), with a
   compiled playout through the coded hook of :func:`hornermcts.search.nrpa`
-  and the prior code (value, rc, cc, row sum left, column sum left);
+  and the prior code in four kinds (``code=``: the readings ``sums``,
+  ``filled``, ``remaining`` of the paper's sentence, the ablation ``hints``);
 - :func:`learn_prior`, :func:`training_instances`: the prior by Replay of
   generated solved problems;
 - the command ``hornermcts kakuro`` (:mod:`.cli`); Sampling, NRPA and GNRPA

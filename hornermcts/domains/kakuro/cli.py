@@ -8,9 +8,10 @@ NRPA or GNRPA (``--prior`` required) for at most ``--playouts`` playouts,
 stopping at the first solution (score ``2 * size``), which is verified by
 the independent checker and printed with ``--show``.  ``--learn-prior
 OUT`` learns the prior from ``--training`` generated solved problems and
-writes it as JSON; alone, it only learns.  ``--code hints`` uses the
-ablation's prior code (hints instead of sums left; see
-:mod:`hornermcts.domains.kakuro.problem`).  ``--write FILE`` saves the
+writes it as JSON; alone, it only learns.  ``--code`` picks the kind of
+prior code: ``remaining`` (the default), ``sums`` and ``filled`` are readings
+of the paper's sentence, ``hints`` the ablation (hints instead of sums
+left); :mod:`hornermcts.domains.kakuro.problem` says which is which.  ``--write FILE`` saves the
 instance.
 
 Exit status: 0 when solved (or only learning), 1 when the budget ran out
@@ -38,7 +39,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     source.add_argument("--values", type=int, default=11, help="--generate: values 1..V (default 11)")
     source.add_argument("--seed", type=int, default=0, help="seed of --generate (default 0)")
     source.add_argument("--code", choices=PRIOR_CODES, default="remaining",
-                        help="prior code: remaining (the paper's, default) or hints (the ablation)")
+                        help="prior code: remaining (default), sums, filled (readings of the paper) or hints "
+                        "(the ablation)")
     add_search_arguments(parser)
 
 

@@ -12,14 +12,27 @@ softmax policy (:func:`~hornermcts.domains.latin_square.kernels.softmax_pick`)
 and stops when the grid is full or an empty cell has an empty domain.
 
 Moves and NRPA codes are ints ``cell * values + value - 1``.  The prior code
-of a move (Cazenave 2024, sec. 4.2, read as in DOMAINS.md B5.5) is the tuple
-``(value, rc, cc, row sum left, column sum left)`` packed into one int by
-:func:`prior_code`: ``rc`` (``cc``) is the number of empty cells of the row
-(column) whose domain holds the value, the cell included, and a *sum left*
-is the hint minus the values already in the line, in ``[low, high]``
-(:func:`sum_range`).  With ``hints`` the code is ``(value, rc, cc, row hint,
-column hint)`` instead (the ablation of :mod:`.problem`), packed after the
-first kind: the two kinds never share a code.
+of a move (Cazenave 2024, sec. 4.2: "the number of times the value appears
+in the same row, the number of times it appears in the same column, the
+remaining sum to reach in the row and the remaining sum to reach in the
+column") is packed into one int by :func:`prior_code`, in one of the kinds of
+:data:`KINDS` (:mod:`.problem` says which reading each is and what it
+measured); a *sum left* is the hint minus the values already in the line,
+clipped to ``[low, high]`` (:func:`sum_range`):
+
+- ``"sums"``: (value, row sum left, column sum left).  The literal reading:
+  the value "appears" 0 times in its row and column for every legal move
+  (all-different), so the two counts are constant and drop out;
+- ``"remaining"``: (value, rc, cc, row sum left, column sum left), ``rc``
+  (``cc``) the number of empty cells of the row (column) whose domain holds
+  the value, the cell included (the reading of DOMAINS.md B5.5, as for LSC);
+- ``"filled"``: (value, filled cells of the row, of the column, row sum
+  left, column sum left): "times ... appears" read as how many values the
+  line already holds;
+- ``"hints"``: (value, rc, cc, row hint, column hint), the ablation.
+
+Kind ``k`` occupies ``range(offset_k, offset_k + code_counts(...)[k])``,
+after the kinds before it: two kinds never share a code.
 
 Examples
 --------
@@ -39,11 +52,14 @@ from numba import njit
 
 from ..latin_square.kernels import mrv, softmax_pick
 
-__all__ = ["MAX_VALUES", "sum_range", "code_counts", "line_state", "mrv", "prior_code", "place", "playout",
-           "playouts_until_full", "replay"]
+__all__ = ["MAX_VALUES", "KINDS", "sum_range", "code_offsets", "code_counts", "line_state", "mrv", "prior_code",
+           "place", "playout", "playouts_until_full", "replay"]
 
 #: The most values the int64 bitsets hold.
 MAX_VALUES = 62
+
+#: The kinds of prior code, in packing order (the module docstring).
+KINDS = ("remaining", "hints", "sums", "filled")
 
 
 def sum_range(size: int, values: int) -> tuple[int, int]:
@@ -57,15 +73,30 @@ def sum_range(size: int, values: int) -> tuple[int, int]:
     return smallest - (largest - (values - size + 1)), largest
 
 
-def code_counts(size: int, values: int) -> tuple[int, int]:
-    """How many prior codes of each kind: ``(sums left, hints)``; the hints codes start after the first.
+def code_counts(size: int, values: int) -> tuple[int, ...]:
+    """How many prior codes of each kind of :data:`KINDS`, in that order.
 
-    >>> code_counts(10, 11)
-    (7288556, 161051)
+    >>> dict(zip(KINDS, code_counts(10, 11)))
+    {'remaining': 7288556, 'hints': 161051, 'sums': 60236, 'filled': 7288556}
     """
     low, high = sum_range(size, values)
+    span = high - low + 1
     hints = high - size * (size + 1) // 2 + 1
-    return values * (size + 1) ** 2 * (high - low + 1) ** 2, values * (size + 1) ** 2 * hints ** 2
+    lines = values * (size + 1) ** 2
+    return lines * span ** 2, lines * hints ** 2, values * span ** 2, lines * span ** 2
+
+
+def code_offsets(size: int, values: int) -> dict[str, range]:
+    """The codes of each kind of prior code, by name: consecutive, disjoint ranges.
+
+    >>> code_offsets(3, 4)["sums"]
+    range(8768, 9252)
+    """
+    ranges, first = {}, 0
+    for kind, count in zip(KINDS, code_counts(size, values)):
+        ranges[kind] = range(first, first + count)
+        first += count
+    return ranges
 
 
 @njit(cache=True)
@@ -89,34 +120,44 @@ def line_state(grid, size, values):
 
 
 @njit(cache=True)
-def prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, low, high, hints, cell, v):
-    """The prior code of assigning ``v`` to ``cell`` (module docstring): one int, of the kind ``hints`` says.
+def prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, low, high, kind, offset, cell,
+               v):
+    """The prior code of assigning ``v`` to ``cell``: one int of kind ``KINDS[kind]``, starting at ``offset``.
 
-    Codes lie in ``range(sum(code_counts(size, values)))``.
+    Codes lie in ``code_offsets(size, values)[KINDS[kind]]`` when ``offset``
+    is that range's start.
     """
     r = cell // size
     c = cell % size
-    bit = np.int64(1) << (v - 1)
-    rc = 0
-    if (rows[r] & bit) == 0:
-        for c2 in range(size):
-            if grid[r * size + c2] == 0 and (cols[c2] & bit) == 0:
-                rc += 1
-    cc = 0
-    if (cols[c] & bit) == 0:
-        for r2 in range(size):
-            if grid[r2 * size + c] == 0 and (rows[r2] & bit) == 0:
-                cc += 1
     span = high - low + 1
-    head = ((v - 1) * (size + 1) + rc) * (size + 1) + cc
-    if hints:
-        smallest = size * (size + 1) // 2
-        count = high - smallest + 1
-        first = values * (size + 1) * (size + 1) * span * span
-        return first + head * count * count + (row_sums[r] - smallest) * count + (col_sums[c] - smallest)
     left_row = min(max(row_sums[r] - row_used[r], low), high) - low
     left_col = min(max(col_sums[c] - col_used[c], low), high) - low
-    return head * span * span + left_row * span + left_col
+    if kind == 2:
+        return offset + ((v - 1) * span + left_row) * span + left_col
+    rc = 0
+    cc = 0
+    if kind == 3:
+        for k in range(size):
+            if grid[r * size + k] != 0:
+                rc += 1
+            if grid[k * size + c] != 0:
+                cc += 1
+    else:
+        bit = np.int64(1) << (v - 1)
+        if (rows[r] & bit) == 0:
+            for c2 in range(size):
+                if grid[r * size + c2] == 0 and (cols[c2] & bit) == 0:
+                    rc += 1
+        if (cols[c] & bit) == 0:
+            for r2 in range(size):
+                if grid[r2 * size + c] == 0 and (rows[r2] & bit) == 0:
+                    cc += 1
+    head = ((v - 1) * (size + 1) + rc) * (size + 1) + cc
+    if kind == 1:
+        smallest = size * (size + 1) // 2
+        count = high - smallest + 1
+        return offset + head * count * count + (row_sums[r] - smallest) * count + (col_sums[c] - smallest)
+    return offset + head * span * span + left_row * span + left_col
 
 
 @njit(cache=True, inline="always")
@@ -133,7 +174,7 @@ def place(grid, rows, cols, row_used, col_used, size, cell, v):
 
 
 @njit(cache=True)
-def playout(start, size, values, row_sums, col_sums, low, high, hints, weights, bias, has_bias, rng):
+def playout(start, size, values, row_sums, col_sums, low, high, kind, offset, weights, bias, has_bias, rng):
     """One softmax playout from ``start`` (not modified): ``(grid, moves, codes, betas, starts, chosen)``.
 
     ``weights`` is indexed by move code, ``bias`` (read if ``has_bias``) by
@@ -172,7 +213,7 @@ def playout(start, size, values, row_sums, col_sums, low, high, hints, weights, 
                 plain[i] = weights[cell * values + candidates[i] - 1]
                 if has_bias:
                     beta[i] = bias[prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size,
-                                              values, low, high, hints, cell, candidates[i])]
+                                              values, low, high, kind, offset, cell, candidates[i])]
                 else:
                     beta[i] = 0.0
             pick, ignored = softmax_pick(plain, beta, k, rng, odds)
@@ -197,7 +238,7 @@ def playouts_until_full(start, size, values, rng, limit):
     bias = np.zeros(1)
     grid = start.copy()
     for done in range(1, limit + 1):
-        grid, moves, codes, betas, starts, chosen = playout(start, size, values, sums, sums, 0, 0, False, weights,
+        grid, moves, codes, betas, starts, chosen = playout(start, size, values, sums, sums, 0, 0, 0, 0, weights,
                                                             bias, False, rng)
         full = True
         for cell in range(size * size):
@@ -210,7 +251,7 @@ def playouts_until_full(start, size, values, rng, limit):
 
 
 @njit(cache=True)
-def replay(start, solution, size, values, row_sums, col_sums, low, high, hints):
+def replay(start, solution, size, values, row_sums, col_sums, low, high, kind, offset):
     """Alg. 4 (Replay) of ``solution`` from ``start`` by MRV: ``(prior codes of legal moves, of played moves)``.
 
     If the solution's value is not legal in some state, the second array
@@ -237,10 +278,10 @@ def replay(start, solution, size, values, row_sums, col_sums, low, high, hints):
         for w in range(1, values + 1):
             if (d >> (w - 1)) & 1:
                 seen[entries] = prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values,
-                                           low, high, hints, cell, w)
+                                           low, high, kind, offset, cell, w)
                 entries += 1
         used[steps] = prior_code(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, low, high,
-                                 hints, cell, v)
+                                 kind, offset, cell, v)
         steps += 1
         place(grid, rows, cols, row_used, col_used, size, cell, v)
     return seen[:entries], used[:steps]

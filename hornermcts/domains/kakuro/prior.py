@@ -2,8 +2,8 @@
 
 :func:`learn_prior` replays each instance's solution (Alg. 4 of Cazenave
 2024) in compiled code and returns the :class:`hornermcts.search.Prior` over
-the packed codes (value, rc, cc, row sum left, column sum left) of
-:mod:`.kernels` (or the ablation's hints): the same tables as ``Prior.learn((problem,
+the packed prior codes of :mod:`.kernels`, of one kind
+(:data:`~.problem.PRIOR_CODES`): the same tables as ``Prior.learn((problem,
 problem.solution_moves()) for ...)``, much faster.
 
 Examples

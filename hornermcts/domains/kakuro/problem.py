@@ -11,20 +11,58 @@ else the number of rows and columns whose sum matches the hint, so a
 solution scores ``2 * size`` (20 at 10 x 10: ``nrpa(..., target=20)``).
 
 Codes: the NRPA policy code is the move (cell, value): ``code_count = size
-* size * values``.  The prior code (``code="remaining"``, the default) is
-(value, rc, cc, row sum left, column sum left), the paper's code as read in
-DOMAINS.md B5.5, packed by :func:`~hornermcts.domains.kakuro.kernels.prior_code`
-(7,288,556 codes at 10 x 10 with values 1..11).  ``code="hints"`` is an
-ablation, not the paper's text: (value, rc, cc, row hint, column hint), whose
-161,051 codes follow the first kind's (``prior_code_count`` covers both, and
-:meth:`Kakuro.check_prior` refuses a prior of the other kind).  Why it is
-here: in a 10 x 10 square over 1..11 each line omits one value, ``66 -
-hint``, so a hint says which value its line never takes; a sum left does
-not (it depends on what is placed).  Measured by ``benchmarks/gnrpa_kakuro.py``
-(priors from 10,000 generated problems, 100 test problems, tau = 4): with
-the sums-left code, Sampling and GNRPA solve 0/100 within 1,024 playouts
-(the paper: 100/100, "usually ... in 1 playout"); with the hints code,
-100/100 for both, median 10 playouts, 4 solved by the first.
+* size * values``.  The prior code reads the paper's sentence "The code for a
+move contains the number of times the value appears in the same row, the
+number of times it appears in the same column, the remaining sum to reach in
+the row and the remaining sum to reach in the column" (sec. 4.2) in one of
+four kinds (``code=``), packed by
+:func:`~hornermcts.domains.kakuro.kernels.prior_code` into disjoint ranges
+(``prior_code_count`` covers all four; :meth:`Kakuro.check_prior` refuses a
+prior of another kind).  The value itself is in every kind (DOMAINS.md
+B5.5: without it the codes of the sums alone are at most 74 x 74 = 5,476,
+fewer than Fig. 3's 15,410 at 1.0):
+
+- ``"sums"``, the literal reading: the value "appears" 0 times in its row
+  and column for every legal move (all-different), so the code is (value,
+  row sum left, column sum left), at most 11 x 74 x 74 = 60,236 codes;
+- ``"filled"``: "times ... appears" read as how many values the line holds
+  (value, filled cells of the row, of the column, sums left), which says
+  how many cells a sum left is spread over;
+- ``"remaining"`` (the default): (value, rc, cc, sums left), rc (cc) the
+  empty cells of the row (column) whose domain holds the value, read "in
+  the same way as for LSC" (DOMAINS.md B5.5);
+- ``"hints"``, an ablation, not the text: (value, rc, cc, row hint, column
+  hint).  In a 10 x 10 square over 1..11 each line omits one value, ``66 -
+  hint``, so a hint says which value its line never takes; a sum left does
+  not (it depends on what is placed).
+
+Measured by ``benchmarks/gnrpa_kakuro.py`` (priors from 10,000 generated
+problems, 100 test problems, tau = 4, 1,024 playouts; Table 2: 100/100,
+"usually ... in 1 playout"; Fig. 3: 15,410 codes at 1.0, 20,353 "between
+0.0 and 0.1"):
+
+=========  =======  ======  ========  =======  ========  ========  =======
+code       seen     1.0     (0, 0.1)  0        [0, 0.1)  Sampling  GNRPA
+=========  =======  ======  ========  =======  ========  ========  =======
+sums       46,206   347     1,996     7,039    9,035     0/100     0/100
+filled     405,820  26,141  15,434    152,863  168,297   0/100     0/100
+remaining  458,193  35,665  16,070    181,732  197,802   0/100     0/100
+hints      96,118   14,910  2,667     19,216   21,883    100/100   100/100
+=========  =======  ======  ========  =======  ========  ========  =======
+
+No reading of the sentence reproduces Table 2 (all three solve 0/100), nor
+Fig. 3: the literal ``sums`` has the right scale of codes seen but 347 at
+1.0, not 15,410 (it cannot tell a line's last cell, where a value is forced,
+from a sum left shared by several cells), and the two count readings have
+~10x the codes.  The ablation ``hints`` reproduces both prior rows of
+Table 2 at 1,024 (median 10 playouts, 4/100 in the first one: not "usually
+in 1 playout") and Fig. 3's two bins if "between 0.0 and 0.1" is the
+histogram's first bin, zeros included (14,910 vs 15,410, 21,883 vs 20,353;
+its zeros are exactly the values "impossible given the row and the column
+sums", as Fig. 3's caption says).  So the paper's prior behaves as if its
+"remaining sum" carried the line's hint; the default stays ``remaining``
+(DOMAINS.md's reading) because no reading of the text is the one that
+reproduces, and ``hints`` is not what the text says.
 :meth:`Kakuro.coded_playout` is the coded hook of
 :mod:`hornermcts.search.policy` (a Numba kernel).
 
@@ -60,8 +98,8 @@ from .instance import KakuroInstance
 
 __all__ = ["Kakuro", "PRIOR_CODES"]
 
-#: The kinds of prior code: the paper's (sums left) and the ablation (hints).
-PRIOR_CODES = ("remaining", "hints")
+#: The kinds of prior code (:data:`~hornermcts.domains.kakuro.kernels.KINDS`; the module docstring).
+PRIOR_CODES = kernels.KINDS
 
 
 class Kakuro:
@@ -70,8 +108,8 @@ class Kakuro:
     Parameters
     ----------
     instance : KakuroInstance
-    code : {"remaining", "hints"}, default "remaining"
-        The prior code: the paper's (sums left) or the ablation (hints).
+    code : {"remaining", "hints", "sums", "filled"}, default "remaining"
+        The kind of prior code (the module docstring).
     """
 
     def __init__(self, instance: KakuroInstance, *, code: str = "remaining") -> None:
@@ -81,14 +119,13 @@ class Kakuro:
             raise OptionError(f"unknown prior code {code!r}: expected one of {', '.join(PRIOR_CODES)}")
         self.instance = instance
         self.code = code
-        self.hints = code == "hints"
+        self.kind = PRIOR_CODES.index(code)
         self.size = s = instance.size
         self.values = v = instance.values
         self.low, self.high = kernels.sum_range(s, v)
-        first, second = kernels.code_counts(s, v)
         self.code_count = s * s * v
-        self.prior_code_count = first + second
-        self.prior_codes = range(first, first + second) if self.hints else range(first)
+        self.prior_code_count = sum(kernels.code_counts(s, v))
+        self.prior_codes = kernels.code_offsets(s, v)[code]
         self.row_sums = np.array(instance.row_sums, np.int64)
         self.col_sums = np.array(instance.col_sums, np.int64)
         self.target = float(2 * s)
@@ -138,35 +175,39 @@ class Kakuro:
         return int(move)
 
     def prior_code(self, state: bytes, move: int) -> int:
-        """The packed (value, rc, cc, row sum left, column sum left) of ``move`` in ``state``."""
+        """The packed prior code of ``move`` in ``state``, of this problem's kind (``code=``)."""
         cell, value = divmod(int(move), self.values)
         grid, rows, cols, row_used, col_used = self._arrays(state)
         return int(kernels.prior_code(grid, rows, cols, row_used, col_used, self.row_sums, self.col_sums, self.size,
-                                      self.values, self.low, self.high, self.hints, cell, value + 1))
+                                      self.values, self.low, self.high, self.kind, self.prior_codes.start, cell,
+                                      value + 1))
 
-    def unpack_prior_code(self, code: int) -> tuple[int, int, int, int, int]:
-        """``(value, rc, cc, row sum left, column sum left)`` of a packed prior code (hints for the ablation).
+    def unpack_prior_code(self, code: int) -> tuple[int, ...]:
+        """The fields of a packed prior code of any kind, in the order of its kind's tuple (module docstring).
 
         >>> problem = Kakuro(KakuroInstance((8, 7, 7), (7, 8, 7), 4))
         >>> state = problem.apply(problem.root(), problem.encode(0, 0, 1))
-        >>> problem.unpack_prior_code(problem.prior_code(state, problem.encode(0, 1, 3)))
+        >>> move = problem.encode(0, 1, 3)
+        >>> problem.unpack_prior_code(problem.prior_code(state, move))   # value, rc, cc, sums left
         (3, 2, 3, 7, 8)
-        >>> ablation = Kakuro(problem.instance, code="hints")
-        >>> ablation.unpack_prior_code(ablation.prior_code(state, problem.encode(0, 1, 3)))
-        (3, 2, 3, 8, 8)
+        >>> [Kakuro(problem.instance, code=kind).unpack_prior_code(Kakuro(problem.instance, code=kind).prior_code(
+        ...     state, move)) for kind in ("hints", "sums", "filled")]
+        [(3, 2, 3, 8, 8), (3, 7, 8), (3, 1, 0, 7, 8)]
         """
         code = int(code)
         if code not in range(self.prior_code_count):
             raise OptionError(f"{code} is not a prior code of this problem")
-        first, _ = kernels.code_counts(self.size, self.values)
+        kind = next(k for k, codes in kernels.code_offsets(self.size, self.values).items() if code in codes)
+        code -= kernels.code_offsets(self.size, self.values)[kind].start
         smallest = self.size * (self.size + 1) // 2
-        if code >= first:
+        if kind == "hints":
             span, offset = self.high - smallest + 1, smallest
-            code -= first
         else:
             span, offset = self.high - self.low + 1, self.low
         rest, col = divmod(code, span)
         rest, row = divmod(rest, span)
+        if kind == "sums":
+            return rest + 1, row + offset, col + offset
         rest, cc = divmod(rest, self.size + 1)
         value, rc = divmod(rest, self.size + 1)
         return value + 1, rc, cc, row + offset, col + offset
@@ -184,8 +225,8 @@ class Kakuro:
         start = np.frombuffer(state, dtype=np.int8)
         table = np.zeros(1) if bias is None else bias
         grid, moves, codes, betas, starts, chosen = kernels.playout(
-            start, self.size, self.values, self.row_sums, self.col_sums, self.low, self.high, self.hints, weights,
-            table, bias is not None, rng)
+            start, self.size, self.values, self.row_sums, self.col_sums, self.low, self.high, self.kind,
+            self.prior_codes.start, weights, table, bias is not None, rng)
         return grid.tobytes(), moves.tolist(), Trace(codes, betas if bias is not None else None, starts, chosen)
 
     def playout(self, state: bytes, rng: Any) -> tuple[bytes, list]:
@@ -233,7 +274,8 @@ class Kakuro:
     def replay_codes(self) -> tuple[np.ndarray, np.ndarray]:
         """Alg. 4 on the solution, compiled: the prior codes of every legal move, and of every played move."""
         seen, used = kernels.replay(np.frombuffer(self._root, dtype=np.int8), self._solution(), self.size,
-                                    self.values, self.row_sums, self.col_sums, self.low, self.high, self.hints)
+                                    self.values, self.row_sums, self.col_sums, self.low, self.high, self.kind,
+                                    self.prior_codes.start)
         if used.size and used[-1] < 0:  # pragma: no cover - a checked solution always replays
             raise RuntimeError("the solution does not replay from the root")
         return seen, used
