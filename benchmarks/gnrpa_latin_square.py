@@ -207,7 +207,7 @@ def main(argv=None) -> None:
                         help="the prior rows at each of --temperatures, on validation problems")
     parser.add_argument("--temperatures", default="1,2,4,8", help="tau values of --ablation (comma-separated)")
     parser.add_argument("--nrpa-settings", default="",
-                        help="extra NRPA rows of --ablation (and GNRPA rows at each tau): LEVEL/N/ALPHA, "
+                        help="extra NRPA and GNRPA rows (of the table, or of --ablation at each tau): LEVEL/N/ALPHA, "
                              "comma-separated (e.g. 1/100/1,3/100/0.5)")
     parser.add_argument("--channeling", default=None,
                         help=f"strength(s), comma-separated with --calibrate (default {CALIBRATED}; "
@@ -286,6 +286,12 @@ def main(argv=None) -> None:
                                 "Sampling Dual prior", TEMPERATURE))
                 runs.append(("GNRPA Dual prior", "gnrpa", channeling, prior, args.budget, "GNRPA Dual prior",
                              TEMPERATURE))
+                for setting in settings:  # other NRPA settings, chosen on the validation problems (--ablation)
+                    name = f"level {setting[0]}, N {setting[1]}, alpha {setting[2]:g}"
+                    runs.append((f"NRPA {name}", "nrpa", channeling, None, args.budget, "NRPA", TEMPERATURE,
+                                 setting))
+                    runs.append((f"GNRPA Dual prior, {name}", "gnrpa", channeling, prior, args.budget,
+                                 "GNRPA Dual prior", TEMPERATURE, setting))
                 header = (f"LSC order 20, 42 % blank, channeling {channeling}, tau = {TEMPERATURE:g}, "
                           f"level 3 / N = 100, Dual prior from {args.training} generated problems")
             notes = [f"Dual prior: {len(prior)} codes seen, {sum(prior.count.values())} solution moves, "

@@ -507,3 +507,16 @@ def test_ablation_nrpa_settings_are_rows_of_their_own(tmp_path):
     again = search(problem, "nrpa", playouts=120, target=0.0, level=1, per_level=10, alpha=0.5,
                    seed=search_seed(bench.VALIDATION_SEED))
     assert (again.reached, again.best_value) == (rows[2]["reached"], rows[2]["best"])
+
+
+def test_table_takes_other_nrpa_settings_as_extra_rows(tmp_path):
+    bench = load_benchmark()
+    out = str(tmp_path / "table")
+    args = ["--problems", "1", "--budget", "80", "--training", "5", "--out", out]
+    bench.main(args)
+    bench.main(args + ["--nrpa-settings", "1/10/1"])  # the four rows are reused, two are added
+    rows = bench.load_rows(out + ".jsonl")
+    assert [(r["row"], r["nrpa"]) for r in rows] == [
+        ("Sampling", None), ("Sampling Dual prior", None), ("NRPA", [3, 100, 1.0]), ("GNRPA Dual prior", [3, 100, 1.0]),
+        ("NRPA level 1, N 10, alpha 1", [1, 10, 1.0]), ("GNRPA Dual prior, level 1, N 10, alpha 1", [1, 10, 1.0])]
+    assert "GNRPA Dual prior, level 1, N 10, alpha 1" in open(out + ".txt").read()
