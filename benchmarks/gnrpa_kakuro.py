@@ -3,17 +3,22 @@
 One command::
 
     python benchmarks/gnrpa_kakuro.py [--training 10000] [--problems 100] [--nrpa-problems 20]
-        [--budget 1024] [--nrpa-budget 16384] [--codes remaining,hints] [--out benchmarks/results/gnrpa_kakuro]
+        [--budget 1024] [--nrpa-budget 16384] [--codes sums,filled,remaining,hints]
+        [--out benchmarks/results/gnrpa_kakuro]
 
 What it does (DOMAINS.md B4):
 
 1. learns the prior by Replay of ``--training`` generated solved problems
    (seeds ``TRAINING_SEED``, ``TRAINING_SEED + 1``, ...), for each kind of
-   prior code in ``--codes``: ``remaining`` is the paper's (value, rc, cc,
-   row sum left, column sum left); ``hints`` the ablation (value, rc, cc,
-   row hint, column hint), see :mod:`hornermcts.domains.kakuro.problem`;
-   it counts the codes whose ratio is 1.0 and in (0, 0.1), the two bins
-   Fig. 3 quotes (15,410 and 20,353);
+   prior code in ``--codes`` (:mod:`hornermcts.domains.kakuro.problem` says
+   which reading of the paper's sentence each is): ``sums`` the literal one
+   (value, row sum left, column sum left); ``filled`` (value, filled cells
+   of the row, of the column, sums left); ``remaining`` (value, rc, cc, sums
+   left) with rc/cc domain counts as for LSC; ``hints`` the ablation
+   (value, rc, cc, row hint, column hint); it counts the codes seen and
+   their ratios in the bins Fig. 3 quotes (15,410 at 1.0 and 20,353 "between
+   0.0 and 0.1"), the latter both as (0, 0.1) and as [0, 0.1) (a histogram's
+   first bin holds the zeros);
 2. on the test problems (seeds 0 .. problems - 1; search seeds
    :func:`~hornermcts.domains.latin_square.search_seed` of those): uniform
    Sampling, Sampling with each prior and GNRPA with each prior (tau = 4;
@@ -53,13 +58,22 @@ PAPER = {
 }
 #: Fig. 3's two quoted bins.
 PAPER_FIG3 = {"ratio 1.0": 15410, "ratio in (0, 0.1)": 20353}
+#: The kinds of prior code that read the paper's sentence (hornermcts.domains.kakuro.problem); "hints" does not.
+READINGS = ("sums", "filled", "remaining")
+#: The kinds of prior code the benchmark runs by default: the three readings of the paper's sentence, the ablation.
+CODES = "sums,filled,remaining,hints"
 
 
 def ratio_bins(prior) -> dict:
-    """Codes by ratio, as Fig. 3 counts them (codes never seen are not in the prior)."""
+    """Codes by ratio, as Fig. 3 counts them (codes never seen are not in the prior).
+
+    "between 0.0 and 0.1" is counted both without the zeros, ``(0, 0.1)``,
+    and with them, ``[0, 0.1)`` (a histogram's first bin).
+    """
     ratios = np.array([prior.count.get(c, 0) / n for c, n in prior.nb.items()])
     return {"codes": int(ratios.size), "ratio 1.0": int((ratios == 1.0).sum()),
-            "ratio in (0, 0.1)": int(((ratios > 0) & (ratios < 0.1)).sum()), "ratio 0": int((ratios == 0).sum())}
+            "ratio in (0, 0.1)": int(((ratios > 0) & (ratios < 0.1)).sum()), "ratio 0": int((ratios == 0).sum()),
+            "ratio in [0, 0.1)": int((ratios < 0.1).sum())}
 
 
 def run_one(instance, seed: int, method: str, budget: int, code: str, prior) -> dict:
@@ -102,6 +116,38 @@ def format_table(groups: list[tuple[str, list[dict], int, str]]) -> str:
     return "\n".join(lines)
 
 
+def conclusion(groups: list[tuple[str, list[dict], int, str]], bins: dict) -> str:
+    """Which prior code reproduces Table 2's prior rows and Fig. 3's two bins, code by code, in words.
+
+    Table 2: Sampling and GNRPA with the prior solve every problem within the
+    budget, and "usually" (more than half) in 1 playout; Fig. 3: both quoted
+    bins within 10%, "between 0.0 and 0.1" read as (0, 0.1) or as [0, 0.1).
+    """
+    out, both = [], []
+    for code, b in bins.items():
+        parts, solved_all, first_half = [], True, True
+        for label, rows, _, _ in groups:
+            if label.endswith(f"({code})"):
+                solved = sum(r["reached"] is not None for r in rows)
+                first = sum(r["reached"] == 1 for r in rows)
+                solved_all &= solved == len(rows)
+                first_half &= 2 * first > len(rows)
+                parts.append(f"{label.split(' (')[0]} {solved}/{len(rows)}, {first} at 1 playout")
+        near_one = abs(b["ratio 1.0"] / PAPER_FIG3["ratio 1.0"] - 1) <= 0.1
+        bins_near = [k for k in ("ratio in (0, 0.1)", "ratio in [0, 0.1)")
+                     if abs(b[k] / PAPER_FIG3["ratio in (0, 0.1)"] - 1) <= 0.1]
+        fig3 = (f"within 10% with {bins_near[0][9:]}" if near_one and bins_near else "not within 10%")
+        out.append(f"{code}: {'; '.join(parts)} -> all solved: {'yes' if solved_all else 'NO'}, "
+                   f"usually at 1 playout: {'yes' if first_half else 'no'}; Fig. 3's bins {fig3}")
+        if solved_all and near_one and bins_near:
+            both.append(code + ("" if code in READINGS else " (an ablation, not a reading of the text)"))
+    out.append(f"all solved at the budget and Fig. 3 within 10%: {', '.join(both) or 'no code'}; of the readings of "
+               f"the paper's sentence ({', '.join(READINGS)}): "
+               f"{', '.join(c for c in both if c in READINGS) or 'none'}")
+    return "Conclusion (Table 2's prior rows; Fig. 3's 15,410 at 1.0 and 20,353 'between 0.0 and 0.1'):\n  " + \
+        "\n  ".join(out)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--training", type=int, default=10_000, help="generated problems to learn from")
@@ -109,7 +155,8 @@ def main(argv=None) -> None:
     parser.add_argument("--nrpa-problems", type=int, default=20, help="NRPA's subset (the first ones)")
     parser.add_argument("--budget", type=int, default=1024, help="playouts of Sampling and the prior rows")
     parser.add_argument("--nrpa-budget", type=int, default=16384, help="playouts of NRPA")
-    parser.add_argument("--codes", default="remaining,hints", help="prior codes to learn and run, comma-separated")
+    parser.add_argument("--codes", default=CODES, help=f"prior codes to learn and run, comma-separated "
+                        f"(default {CODES})")
     parser.add_argument("--out", default="benchmarks/results/gnrpa_kakuro", help="OUT.jsonl and OUT.txt")
     args = parser.parse_args(argv)
     codes = [c for c in args.codes.split(",") if c]
@@ -152,10 +199,16 @@ def main(argv=None) -> None:
     lines = [f"Kakuro 10x10, values 1..11, tau = 4, level 3 / N = 100: problems solved within b playouts "
              f"(test seeds 0..{args.problems - 1}, prior from {args.training} generated problems)",
              "", format_table(groups), ""]
+    lines.append(f"{'Fig. 3 (prior from ' + str(args.training) + ' problems)':<34}{'codes seen':>11}{'ratio 1.0':>11}"
+                 f"{'(0, 0.1)':>11}{'0':>11}{'[0, 0.1)':>11}")
     for code in codes:
-        lines.append(f"prior ({code}): {bins[code]['codes']} codes seen; ratio 1.0: {bins[code]['ratio 1.0']}, "
-                     f"in (0, 0.1): {bins[code]['ratio in (0, 0.1)']}, 0: {bins[code]['ratio 0']} "
-                     f"(Fig. 3: {PAPER_FIG3['ratio 1.0']} and {PAPER_FIG3['ratio in (0, 0.1)']})")
+        b = bins[code]
+        lines.append(f"{'prior (' + code + ')':<34}" + "".join(
+            f"{b[k]:>11}" for k in ("codes", "ratio 1.0", "ratio in (0, 0.1)", "ratio 0", "ratio in [0, 0.1)")))
+    lines.append(f"{'  paper: Fig. 3':<34}{'-':>11}{PAPER_FIG3['ratio 1.0']:>11}"
+                 f"{PAPER_FIG3['ratio in (0, 0.1)']:>11}{'-':>11}{PAPER_FIG3['ratio in (0, 0.1)']:>11}"
+                 "   (one number 'between 0.0 and 0.1')")
+    lines += ["", conclusion(groups, bins), ""]
     lines.append(f"NRPA on the first {min(args.nrpa_problems, args.problems)} problems; [x] = scaled to 100. "
                  f"{time.process_time() - start_cpu:.0f} s CPU, {time.perf_counter() - start_wall:.0f} s wall, "
                  f"load average at the start {load:.1f} on {os.cpu_count()} cores")
