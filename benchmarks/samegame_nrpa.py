@@ -35,6 +35,24 @@ Nested Monte-Carlo search 77,934, both at about two *hours* per position
 (SP-MCTS: "using two hours per position"); our budget is hundreds of times
 smaller, so lower totals are expected.
 
+Measured (2026-11-23, the shared 2-core machine, load 3 to 10; one run,
+seed = position; ``results/samegame_nrpa.txt``), 30 CPU s per position per
+method, totals over the 20 positions:
+
+- NRPA level 2 restarted: **48,120** (11 of 20 boards cleared; 15 to 24
+  level-2 searches, about 184,000 playouts per position);
+- SP-MCTS per move: **61,610** (15 cleared; about 844,000 iterations);
+- NMCS level 2: **64,764** (18 cleared; about 489,000 playouts; the level-2
+  search ended within the budget on 2 positions, was cut on 18);
+- Table 7: SP-MCTS(3) 78,012, NMCS 77,934, at about 2 hours per position.
+
+NRPA is below SP-MCTS on 17 of 20 positions (-13,490 in all) and below NMCS
+on all 20: with moves coded only by colour and size, the policy cannot tell
+apart two groups of one colour and size, and it starts from uniform moves
+where SP-MCTS and NMCS play TabuColorRandom. NMCS is above SP-MCTS on 14 of
+20 (+3,154). At 240 times less time, our SP-MCTS reaches 79 % of SP-MCTS(3)
+and our NMCS 83 % of Cazenave's total.
+
 Raw rows go to ``benchmarks/results/samegame_nrpa.jsonl`` (a header line
 with the settings, then one JSON row per method and position, written as
 each finishes: an interrupted run resumes where it stopped; other settings
