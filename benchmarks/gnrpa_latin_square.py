@@ -45,11 +45,16 @@ shared 2-core machine; solved of 100 at 1,024 .. 32,768 playouts):
 ``results/gnrpa_latin_square.txt`` (``--budget 32768``, 607 CPU s):
 Sampling 2/11/14/19/31/39, Sampling Dual prior 13/20/34/45/58/70, NRPA
 15/27/35/44/61/77, GNRPA Dual prior 28/40/48/51/72/84 (Table 1: 2/5/10/16/
-26/36, 12/24/34/48/70/80, 8/16/25/35/48/61, 26/39/54/67/83/91).
+26/36, 12/24/34/48/70/80, 8/16/25/35/48/61, 26/39/54/67/83/91); then,
+resumed with ``--nrpa-settings 1/100/1`` (the setting closest to the
+paper's NRPA row on the validation problems, 291 CPU s more): NRPA level 1
+8/15/22/38/50/63, GNRPA Dual prior level 1 22/35/49/61/74/84.
 ``results/gnrpa_latin_square_ablation.txt`` (``--ablation --problems 50
 --budget 8192``) and ``..._ablation_lines.txt`` (``--ablation --channeling
-lines --temperatures 4 --problems 50 --budget 4096``): the temperature and
-the channeling on validation problems.
+lines --temperatures 4 --problems 50 --budget 4096``) and
+``..._ablation_nrpa.txt`` (``--ablation --temperatures 4 --nrpa-settings
+1/100/1,2/100/1,3/100/0.5 --problems 50 --budget 8192``): the temperature,
+the channeling and NRPA's level and alpha on validation problems.
 """
 from __future__ import annotations
 
