@@ -9,6 +9,13 @@ required).  The run stops at the playout budget or when a playout reaches
 ``target``; ``result.reached`` is the playout that first did.  Latin square
 completion and Kakuro share it.
 
+The paper does not give NRPA's level, N or alpha.  On Latin squares,
+level 3 makes NRPA much stronger than the paper's NRPA row.  Level 1
+(``level=1``: N = 100, restarted until the budget) reproduces that row
+within a few problems, and GNRPA's gain over it comes close to the
+paper's factors (``benchmarks/results/gnrpa_latin_square*.txt``, the
+setting chosen on validation problems).
+
 Examples
 --------
 >>> from hornermcts.domains.latin_square import LatinSquareCompletion, generate
