@@ -1,40 +1,47 @@
-"""Time evaluating a polynomial at many points four ways, in one run.
+"""Evaluation throughput at many points, in one run: our compiled code against FORM's code, lambdify, Symbolica.
 
-(a) ``sympy.lambdify`` of the input polynomial (``poly.to_sympy()``, numpy
-    module; its one huge expression needs a raised recursion limit, so it is
-    built in a thread with a large stack);
-(b) our NumPy code (:func:`hornermcts.codegen.to_numpy`), in double and in
-    compensated arithmetic (``precision="compensated"``);
-(c) our compiled C, batch function (:func:`hornermcts.codegen.compile`),
-    in double and compensated (``--fma``: also compensated with ``-mfma``);
-(d) FORM's own optimized code (``#optimize`` at level O3 by default, written
-    with ``%O``): its ``Z1_=...;`` statements and ``F = ...;`` translated
-    mechanically into one C function (each statement parsed by SymPy,
-    printed by SymPy's C99 printer, ``x^n`` as repeated products), compiled
-    with the same compiler and flags as (c).
+For each expression (default HEP(sigma), res(7,5), res(7,6)) at ``--points``
+points (default 10^6, uniform in [-1, 1]) and for each set of compiler flags
+(``-O3`` and ``-O3 -march=native -mno-fma``, each with ``-ffp-contract=off``,
+the same compiler and flags for every C code):
 
-Our order is the one ``optimize(poly, iterations=N, seed=0)`` finds (N=300
-by default; ``--iterations 0`` takes the occurrence order).  All four are
-checked against each other, and each against exact rational values (the
-input polynomial at the points' exact binary values, ``exact_values`` of
-``tests/test_codegen.py``) at 1000 points uniform in [-1, 1] (the first of
-the timed points) and 1000 uniform in [0.5, 2]: the max relative error.
+* ours, blocked batch (:func:`hornermcts.codegen.compile`, blocks of the
+  target's vector width), on one core and on every core (``workers=``);
+* ours, the single-point function called point by point (``name_batch``,
+  the loop every version before the blocked batch used);
+* FORM O4's code (``#optimize`` at O4, written with ``%O``) translated
+  mechanically into one C function (each statement parsed by SymPy, printed
+  by SymPy's C99 printer, ``x^n`` as repeated products), called point by
+  point, on one core; its output is cached in ``--form-cache`` (FORM O4 on
+  res(7,6) takes minutes);
+* ``sympy.lambdify`` of the input polynomial (NumPy), on ``--lambdify-points``;
+* Symbolica's compiled evaluator (PyPI ``symbolica``, optional: without a
+  licence it runs single-threaded), ``real`` and ``real_4x`` (SIMD), on the
+  input polynomial, compiled by Symbolica at ``-O3`` (native with native flags).
 
-    python benchmarks/evaluation_speed.py [--expression "res(7,5)"] [--points 100000]
-        [--iterations 300] [--form-level 3] [--repeat 3] [--skip-lambdify] [--fma]
-        [--accuracy-points 1000]
+Points/s, the speed-up over FORM's code, and the operations per second
+(operations of each code in FORM's model x points/s) against the core's
+peak: (additions + multiplications per cycle) x clock, from ``lscpu`` and
+``/proc/cpuinfo`` (the assumption is printed).  Every method's values are
+compared with ours at the first 1000 points; our blocked values must be
+bit-identical to the single-point function's.
+
+    nice -n 10 python benchmarks/evaluation_speed.py [--expressions hep_sigma "res(7,5)" "res(7,6)"]
+        [--points 1000000] [--iterations 300] [--repeat 3] [--lambdify-points 20000] [--skip-symbolica]
+        [--block-sweep "res(7,5)"]
 """
 from __future__ import annotations
 
 import argparse
 import ctypes
+import os
+import platform
 import re
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from fractions import Fraction
 from pathlib import Path
 
 import numpy as np
@@ -44,11 +51,17 @@ from sympy.printing.c import C99CodePrinter
 
 from hornermcts import codegen, families, form
 from hornermcts.optimize import optimize
+from hornermcts.codegen.compiled import cores
+from hornermcts.opcount import original_count
 from hornermcts.textio import form_names
 
 from delivered import emitted_ops, ours_in_code
 
-FLAGS = ("-O2", "-shared", "-fPIC", "-ffp-contract=off")
+BASE = ("-shared", "-fPIC", "-ffp-contract=off")
+# -mno-fma with -march=native: GCC 12 fuses SLP-vectorised multiply-adds (vfmaddsub) in scalar code even
+# with -ffp-contract=off; without FMA instructions every code is evaluated as written.
+FLAG_SETS = (("-O3",), ("-O3", "-march=native", "-mno-fma"))
+CACHE = Path(__file__).resolve().parent / "results" / "form_cache"
 
 
 # ------------------------------------------------------------ FORM's code as C
@@ -108,11 +121,11 @@ def form_code_to_c(text: str, symbols, renamed: dict, name: str = "form_f") -> s
     return "\n".join(lines) + "\n"
 
 
-def compile_c(source: str, name: str, directory: Path):
+def compile_c(source: str, name: str, directory: Path, flags=("-O2", *BASE)):
     src = directory / f"{name}.c"
     src.write_text(source)
-    lib = directory / f"lib{name}.so"
-    proc = subprocess.run(["cc", *FLAGS, "-o", str(lib), str(src), "-lm"], capture_output=True, text=True)
+    lib = directory / f"lib{name}{abs(hash(tuple(flags)))}.so"
+    proc = subprocess.run(["cc", *flags, "-o", str(lib), str(src), "-lm"], capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr[-3000:])
     dll = ctypes.CDLL(str(lib))
@@ -128,6 +141,7 @@ def compile_c(source: str, name: str, directory: Path):
 
     call._dll = dll
     return call
+
 
 
 # --------------------------------------------------------------------- timing
@@ -166,122 +180,204 @@ def in_big_stack(fn):
     return box["value"]
 
 
-def relative_errors(values, exact) -> np.ndarray:
-    """|v - e| / |e| per point, exactly (``exact`` Fractions)."""
-    return np.array([float(abs(Fraction(v) - e) / abs(e)) for v, e in zip(np.asarray(values, dtype=np.float64).tolist(),
-                                                                           exact)])
+def peak() -> tuple[float, str]:
+    """The core's peak additions + multiplications per second, and the assumption behind it."""
+    mhz = 0.0
+    try:
+        mhz = max(float(m) for m in re.findall(r"cpu MHz\s*:\s*([\d.]+)", Path("/proc/cpuinfo").read_text()))
+    except (OSError, ValueError):
+        pass
+    lscpu = subprocess.run(["lscpu"], capture_output=True, text=True).stdout
+    model = re.search(r"Model name:\s*(.*)", lscpu)
+    flags = re.search(r"Flags:\s*(.*)", lscpu)
+    width = 8 if flags and "avx512f" in flags.group(1) else 4 if flags and "avx" in flags.group(1) else 2
+    per_cycle = 2 * 2 * width  # two add pipes and two multiply (FMA) pipes, each a vector of `width` doubles
+    text = (f"{model.group(1).strip() if model else platform.processor()} at {mhz:.0f} MHz (/proc/cpuinfo), "
+            f"{width} doubles per vector; assumed 2 vector adds + 2 vector multiplies per cycle (Zen 3 / recent "
+            f"Intel, no FMA counted as 2): {per_cycle} ops/cycle, peak {per_cycle * mhz / 1e3:.1f} Gops/s per core")
+    return per_cycle * mhz * 1e6, text
+
+
+def form_code(name: str, poly, level: int, cache: Path) -> str:
+    """FORM's O``level`` code for ``poly`` (cached in ``cache``)."""
+    key = re.sub(r"[^0-9A-Za-z]+", "_", name).strip("_")
+    path = cache / f"{key}.O{level}.txt"
+    if not path.exists():
+        cache.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        form.run_form(poly, level=level, code=path.with_suffix(".tmp"))
+        path.with_suffix(".tmp").rename(path)
+        print(f"  FORM O{level}: {time.perf_counter() - start:.0f} s (cached in {path.name})", flush=True)
+    return path.read_text()
+
+
+_EVALUATORS: dict = {}
+
+
+def symbolica_evaluators(poly, tmp: Path, native: bool):
+    """Symbolica's compiled evaluators (``real``, ``real_4x``) of ``poly``, or a reason."""
+    try:
+        import symbolica as sb
+    except ImportError:
+        return {}, "symbolica not installed (pip install symbolica)"
+    start = time.perf_counter()
+    if id(poly) not in _EVALUATORS:  # one Symbolica evaluator per expression, compiled per flag set
+        text = str(poly.to_sympy()).replace("**", "^")
+        _EVALUATORS[id(poly)] = sb.E(text).evaluator([sb.S(str(s)) for s in poly.symbols])
+    ev = _EVALUATORS[id(poly)]
+    built = time.perf_counter() - start
+    out, failed = {}, []
+    for kind in ("real", "real_4x"):
+        start = time.perf_counter()
+        tag = f"{kind}{'_native' if native else ''}"
+        try:
+            out[f"Symbolica {kind}"] = ev.compile(f"sb_{tag}", str(tmp / f"sb_{tag}.cpp"), str(tmp / f"sb_{tag}.so"),
+                                                  kind, optimization_level=3, native=native)
+        except Exception as err:  # an optional peer: say why and go on
+            failed.append(f"{kind}: {str(err).splitlines()[0][:300]}")
+            continue
+        print(f"  Symbolica {kind}: evaluator {built:.1f} s, compiled in {time.perf_counter() - start:.1f} s",
+              flush=True)
+    return out, "; ".join(failed)
+
+
+def sweep(args) -> None:
+    """Points/s of the blocked code against the block size, one core."""
+    poly = families.load(args.block_sweep)
+    result = optimize(poly, iterations=args.iterations, seed=0)
+    pts = np.random.default_rng(args.seed).uniform(-1.0, 1.0, (args.sweep_points, poly.n_vars))
+    print(f"\nblock sweep, {args.block_sweep} ({result.after.total} ops), {args.sweep_points} points, one core:")
+    for flags in FLAG_SETS:
+        for block in (1, 2, 4, 8):
+            f = codegen.compile(result, flags=(*flags, *BASE), block=block, workers=1)
+            secs, _ = best_of(lambda f=f: f(pts), args.repeat)
+            print(f"  {' '.join(flags):<18} block {block:>2}: {args.sweep_points / secs:12,.0f} points/s", flush=True)
+
+
+def single_point_loop(compiled):
+    """The library's ``name_batch``: the single-point function called point by point (one core)."""
+    lib = ctypes.CDLL(str(compiled.library))
+    fn = getattr(lib, compiled.name + "_batch")
+    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
+    fn.restype = None
+
+    def call(points):
+        pts = np.ascontiguousarray(points, dtype=np.float64)
+        out = np.empty(len(pts))
+        fn(pts.ctypes.data, out.ctypes.data, len(pts))
+        return out
+
+    return call
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--expression", default="res(7,5)")
-    ap.add_argument("--points", type=int, default=100_000)
+    ap.add_argument("--expressions", nargs="+", default=["hep_sigma", "res(7,5)", "res(7,6)"])
+    ap.add_argument("--points", type=int, default=1_000_000)
     ap.add_argument("--iterations", type=int, default=300, help="optimize() iterations; 0: occurrence order")
-    ap.add_argument("--form-level", type=int, default=3)
-    ap.add_argument("--repeat", type=int, default=3, help="runs per method (best kept); lambdify runs once")
-    ap.add_argument("--skip-lambdify", action="store_true")
-    ap.add_argument("--fma", action="store_true",
-                    help="also time the compensated C built with -mfma (TwoProd by the fma instruction; needs a CPU "
-                         "with FMA)")
-    ap.add_argument("--accuracy-points", type=int, default=1000,
-                    help="points per set for the relative errors against exact values (0: none)")
+    ap.add_argument("--form-level", type=int, default=4)
+    ap.add_argument("--form-cache", type=Path, default=CACHE)
+    ap.add_argument("--repeat", type=int, default=3, help="runs per method (best kept)")
+    ap.add_argument("--lambdify-points", type=int, default=20_000, help="points for lambdify (0: skip)")
+    ap.add_argument("--skip-symbolica", action="store_true")
+    ap.add_argument("--flags", choices=["both", "O3", "native"], default="both")
+    ap.add_argument("--block-sweep", metavar="EXPRESSION", help="also sweep the block size on this expression")
+    ap.add_argument("--sweep-points", type=int, default=200_000)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
 
-    poly = families.load(args.expression)
-    pts = np.random.default_rng(args.seed).uniform(-1.0, 1.0, (args.points, poly.n_vars))
-    columns = [np.ascontiguousarray(pts[:, j]) for j in range(poly.n_vars)]
-    print(f"{args.expression}: {poly.n_terms} terms, {poly.n_vars} variables; {args.points} points, "
-          f"uniform in [-1, 1]; compiler flags {' '.join(FLAGS)}", flush=True)
-
-    start = time.perf_counter()
-    result = optimize(poly, iterations=args.iterations, seed=0)
-    how = (f"optimize(iterations={args.iterations}, seed=0)" if args.iterations
-           else "occurrence order")
-    print(f"our order: {how}, {time.perf_counter() - start:.1f} s: {result.after.total} ops "
-          f"(occurrence order {min(result.baselines.values())})", flush=True)
-
-    ours = {}  # method -> callable on an (n, nvars) array of points
-    with tempfile.TemporaryDirectory() as tmp:
-        tmp = Path(tmp)
-        builds = [("ours, compiled C (batch)", {}), ("ours, compensated C", {"precision": "compensated"})]
-        if args.fma:
-            builds.append(("ours, compensated C -mfma", {"precision": "compensated", "flags": (*FLAGS, "-mfma")}))
-        for method, options in builds:
-            start = time.perf_counter()
-            ours[method] = codegen.compile(result, cache=False, **options)
-            print(f"{method}: generated and compiled in {time.perf_counter() - start:.1f} s", flush=True)
-        for method, precision in (("ours, NumPy code", "double"), ("ours, compensated NumPy", "compensated")):
-            ours[method] = codegen.load_python(codegen.to_numpy(result, precision=precision))
-
-        form_c = form_ops = None
-        if form.available():
-            start = time.perf_counter()
-            code_path = tmp / "form_code.txt"
-            form.run_form(poly, level=args.form_level, code=code_path)
-            form_ops = emitted_ops.total(emitted_ops.count_form(code_path.read_text()))  # in FORM's code
-            print(f"FORM O{args.form_level}: {form_ops} ops, {time.perf_counter() - start:.1f} s", flush=True)
-            start = time.perf_counter()
-            source = form_code_to_c(code_path.read_text(), poly.symbols, form_names(poly.symbols))
-            form_c = compile_c(source, "form_f", tmp)
-            print(f"FORM's code: translated and compiled in {time.perf_counter() - start:.1f} s", flush=True)
-        else:
-            print("FORM not available (apt-get install -y form): no FORM row")
-
-        rows = []  # (method, seconds, ops, values, callable on points)
-        ours_ops = ours_in_code(result)  # in our emitted code, == result.after.total
-        methods = [(m, f, ours_ops) for m, f in ours.items() if "C" in m]
-        if form_c is not None:
-            methods.append((f"FORM O{args.form_level} code as C", form_c, form_ops))
-        methods += [(m, f, ours_ops) for m, f in ours.items() if "NumPy" in m]
-        for method, fn, ops in methods:
-            secs, values = best_of(lambda fn=fn: fn(pts), args.repeat)
-            rows.append((method, secs, ops, values, fn))
-        reference = rows[0][3]
-        if not args.skip_lambdify:
+    cc = subprocess.run(["cc", "--version"], capture_output=True, text=True).stdout.splitlines()[0]
+    peak_ops, assumption = peak()
+    n_cores = cores()
+    print(f"# compiler: {cc}; base flags {' '.join(BASE)}; {n_cores} cores; load average "
+          f"{' '.join(f'{v:.2f}' for v in os.getloadavg())}")
+    print(f"# peak: {assumption}", flush=True)
+    flag_sets = {"both": FLAG_SETS, "O3": FLAG_SETS[:1], "native": FLAG_SETS[1:]}[args.flags]
+    summary = []
+    for name in args.expressions:
+        poly = families.load(name)
+        pts = np.random.default_rng(args.seed).uniform(-1.0, 1.0, (args.points, poly.n_vars))
+        print(f"\n## {name}: {poly.n_terms} terms, {poly.n_vars} variables; {args.points:,} points uniform in "
+              f"[-1, 1]", flush=True)
+        start = time.perf_counter()
+        result = optimize(poly, iterations=args.iterations, seed=0)
+        ours_ops = ours_in_code(result)
+        print(f"  ours: optimize(iterations={args.iterations}, seed=0) {time.perf_counter() - start:.1f} s, "
+              f"{ours_ops} ops in the emitted code (result.after {result.after.total})", flush=True)
+        text = form_code(name, poly, args.form_level, args.form_cache)
+        form_ops = emitted_ops.total(emitted_ops.count_form(text))
+        form_source = form_code_to_c(text, poly.symbols, form_names(poly.symbols))
+        lam = None
+        if args.lambdify_points:
             start = time.perf_counter()
             expr = poly.to_sympy()
-            lam = in_big_stack(lambda: sympy.lambdify(poly.symbols, expr, "numpy"))
-            print(f"lambdify: built in {time.perf_counter() - start:.1f} s", flush=True)
-            secs, values = best_of(lambda: lam(*columns), 1)
-            from hornermcts.opcount import original_count
-            rows.append(("sympy.lambdify (numpy)", secs, original_count(poly).total, values, lambda p: lam(*p.T)))
-
-        accuracy = []  # (label, [max relative error per row])
-        if args.accuracy_points:
-            sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-            from test_codegen import exact_values  # exact rational values, vectorised over points
-
-            n = args.accuracy_points
-            sets = [(f"[-1, 1] (the first {n})", pts[:n]),
-                    ("[0.5, 2]", np.random.default_rng(args.seed + 1).uniform(0.5, 2.0, (n, poly.n_vars)))]
-            for label, points in sets:
+            lam = in_big_stack(lambda poly=poly, expr=expr: sympy.lambdify(poly.symbols, expr, "numpy"))
+            print(f"  lambdify: built in {time.perf_counter() - start:.1f} s", flush=True)
+        for flags in flag_sets:
+            full = (*flags, *BASE)
+            rows = []  # (method, ops, points timed, seconds, values at the first 1000 points)
+            with tempfile.TemporaryDirectory() as tmp:
+                tmp = Path(tmp)
                 start = time.perf_counter()
-                exact = exact_values(poly, points, magnitude=False)
-                accuracy.append((label, [relative_errors(fn(points), exact).max() for *_, fn in rows]))
-                print(f"exact values at {n} points in {label}: {time.perf_counter() - start:.1f} s", flush=True)
-
-    scale = float(np.abs(reference).max())
-    t_c = rows[0][1]
-    t_lambdify = next((s for m, s, *_ in rows if m.startswith("sympy")), None)
-    t_form = next((s for m, s, *_ in rows if m.startswith("FORM")), None)
-    print()
-    print(f"{'method':<28} {'ops':>7} {'seconds':>9} {'t/C':>7} {'lambdify/t':>11} {'t/FORM C':>9} "
-          f"{'max |v-C|/max|C|':>17}")
-    for method, secs, ops, values, _ in rows:
-        vs_l = f"{t_lambdify / secs:10.1f}x" if t_lambdify else f"{'n/a':>11}"
-        vs_f = f"{secs / t_form:8.2f}x" if t_form else f"{'n/a':>9}"
-        dev = float(np.abs(np.asarray(values, dtype=np.float64) - reference).max()) / scale
-        print(f"{method:<28} {ops:>7} {secs:9.3f} {secs / t_c:6.1f}x {vs_l} {vs_f} {dev:17.2e}")
-    print("t/C: time relative to our plain compiled C; lambdify/t: speed-up over lambdify; t/FORM C: time "
-          "relative to FORM's code compiled alike (< 1: ours faster); ops in FORM's model (lambdify: the "
-          "unoptimized input)")
-    if accuracy:
-        print(f"\nmax relative error |v - exact| / |exact| against exact rational values, "
-              f"{args.accuracy_points} points uniform in:")
-        print(f"{'method':<28} " + " ".join(f"{label:>22}" for label, _ in accuracy))
-        for k, (method, *_) in enumerate(rows):
-            print(f"{method:<28} " + " ".join(f"{errors[k]:22.2e}" for _, errors in accuracy))
+                ours = codegen.compile(result, flags=full, workers=1)
+                print(f"  [{' '.join(flags)}] ours compiled in {time.perf_counter() - start:.1f} s "
+                      f"(block {ours.block})", flush=True)
+                start = time.perf_counter()
+                form_c = compile_c(form_source, "form_f", tmp, full)
+                print(f"  [{' '.join(flags)}] FORM's code compiled in {time.perf_counter() - start:.1f} s", flush=True)
+                loop = single_point_loop(ours)
+                timed = [("ours, blocks, 1 core", ours_ops, lambda p, ours=ours: ours(p, workers=1)),
+                         (f"ours, blocks, {n_cores} cores", ours_ops,
+                          lambda p, ours=ours: ours(p, workers=n_cores)),
+                         ("ours, point by point", ours_ops, loop),
+                         (f"FORM O{args.form_level} code, point by point", form_ops, form_c)]
+                if not args.skip_symbolica:
+                    try:
+                        evs, reason = symbolica_evaluators(poly, tmp, native="-march=native" in flags)
+                    except Exception as err:  # an optional peer: report and go on
+                        evs, reason = {}, f"{type(err).__name__}: {err}"
+                    if reason:
+                        print(f"  Symbolica: {reason}", flush=True)
+                    for label, ev in evs.items():
+                        timed.append((label + " (1 thread)", None,
+                                      lambda p, ev=ev: np.asarray(ev.evaluate(p)).reshape(len(p), -1)[:, 0]))
+                for method, ops, fn in timed:
+                    secs, values = best_of(lambda fn=fn, pts=pts: fn(pts), args.repeat)
+                    rows.append((method, ops, args.points, secs, np.asarray(values)))
+                if lam is not None and flags == flag_sets[0]:
+                    few = pts[:args.lambdify_points]
+                    secs, values = best_of(lambda lam=lam, few=few: lam(*few.T), 1)
+                    rows.append(("sympy.lambdify (NumPy)", original_count(poly).total, len(few), secs,
+                                 np.asarray(values)))
+            reference = rows[0][4]
+            same = np.array_equal(rows[0][4], rows[2][4]) and np.array_equal(rows[0][4], rows[1][4])
+            t_form = next(r for r in rows if r[0].startswith("FORM"))
+            form_rate = t_form[2] / t_form[3]
+            one_core = rows[0][2] / rows[0][3]
+            print(f"\n  flags {' '.join(full)}; blocked = point by point bit for bit: {same}")
+            print(f"  {'method':<34} {'ops':>7} {'points/s':>13} {'x FORM':>7} {'Gops/s':>7} {'% peak':>7} "
+                  f"{'max|v-ours|/max|ours|':>22}")
+            scale = float(np.abs(reference[:1000]).max())
+            for method, ops, n, secs, values in rows:
+                rate = n / secs
+                gops = f"{ops * rate / 1e9:7.2f}" if ops else f"{'n/a':>7}"
+                share = f"{100 * ops * rate / peak_ops:6.1f}%" if ops and peak_ops else f"{'n/a':>7}"
+                dev = float(np.abs(values[:1000] - reference[:1000]).max()) / scale
+                print(f"  {method:<34} {ops or '?':>7} {rate:13,.0f} {rate / form_rate:6.2f}x {gops} {share} "
+                      f"{dev:22.2e}", flush=True)
+                summary.append((name, " ".join(flags), method, rate, rate / form_rate, rate / one_core))
+    print("\n## targets (issue 16 point 2)")
+    for name in args.expressions:
+        for flags in flag_sets:
+            flag = " ".join(flags)
+            got = {m: (r, vf, vo) for n, f, m, r, vf, vo in summary if n == name and f == flag}
+            single = got["ours, blocks, 1 core"][1]
+            every = got[f"ours, blocks, {n_cores} cores"][2]
+            print(f"  {name:<10} {flag:<18} single core {single:5.2f}x FORM O{args.form_level}'s code "
+                  f"(target >= 2: {'met' if single >= 2 else 'NOT met'}); {n_cores} cores {every:4.2f}x our "
+                  f"single core (target >= 1.8: {'met' if every >= 1.8 else 'NOT met'})")
+    if args.block_sweep:
+        sweep(args)
 
 
 if __name__ == "__main__":

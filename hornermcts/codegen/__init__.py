@@ -53,7 +53,10 @@ Layout
     :func:`emit`, :data:`LANGUAGES`, :data:`PRECISION_SUPPORT`.
 ``compiled``
     :func:`compile` (C through the system compiler, loaded with ctypes),
-    :class:`CompiledPolynomial`.
+    :class:`CompiledPolynomial`: many points are evaluated by the blocked
+    batch function (every local a vector of the machine's width, see
+    :func:`to_c`'s ``block``), on every core for large calls (``workers=``),
+    bit-identical to the single-point function.
 ``precision``, ``printing``
     The precisions and their check; what the printers share.
 
@@ -84,7 +87,7 @@ double g(const double *x) {
 """
 from __future__ import annotations
 
-from .c import CHUNK, to_c
+from .c import BLOCK, CHUNK, to_c
 from .compiled import CompiledPolynomial, compile
 from .fortran import to_fortran
 from .languages import LANGUAGES, PRECISION_SUPPORT, emit
@@ -106,6 +109,7 @@ __all__ = [
     "load_python",
     "LANGUAGES",
     "CHUNK",
+    "BLOCK",
     "PRECISIONS",
     "COMPENSATED",
     "PRECISION_SUPPORT",

@@ -9,14 +9,30 @@ import sympy
 from sympy.codegen.ast import Declaration, Type, Variable, float64, float80, real, value_const
 from sympy.printing.c import C99CodePrinter
 
+from ..errors import OptionError
 from .compensated import C_RUNTIME, compensate
-from .literals import c_literal, numeric_constants
+from .literals import Literal, c_literal, numeric_constants
 from .precision import COMPENSATED, check_precision
 from .printing import CallPrinting, printed
 from .program import Program
 
 #: Statements per generated C function (see :func:`to_c`).
 CHUNK = 128
+
+#: Points per block of the blocked batch function (see :func:`to_c`): "native",
+#: the target's vector width chosen by the C preprocessor (4 doubles where the
+#: compiler targets AVX, else 2).  Measured on res(7,5) (``-O2``, AVX2 with
+#: ``-march=native``): 4 points per block 0.29 s per 10^5 points, 8 points
+#: 0.44 s (twice the temporaries' memory); 4 points without AVX 1.10 s (the
+#: compiler emulates the wide vectors), 2 points 0.62 s.
+BLOCK = "native"
+
+#: The C vector type of the blocked code (GCC/Clang ``vector_size``) and its broadcast.
+VECTOR_TYPE = "hm_vec"
+VECTOR_SPLAT = "hm_splat"
+LANES = "HM_LANES"
+
+BLOCK_SIZES = (1, 2, 4, 8, 16, 32, 64)
 
 # A compensated statement compiles to about as much code as this many plain ones.
 _DD_WEIGHT = 8
@@ -46,7 +62,7 @@ def _comment_safe(text: str) -> str:
 
 
 def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
-         chunk: int | None = CHUNK, args=None) -> str:
+         chunk: int | None = CHUNK, args=None, block: int | str | None = None) -> str:
     """C99 source of a function evaluating the DAG(s) at one point, and its batch variant.
 
     Parameters
@@ -73,6 +89,22 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         The order of the variables in ``x`` (as ``sympy.lambdify``'s
         ``args``); default :func:`~hornermcts.codegen.input_symbols` (the
         order of ``result.polynomial.symbols``), listed in the header either way.
+    block : int or "native", optional
+        Precision "double" only: also write the blocked batch function
+        ``void name_blocks_batch(const double *xs, long sp, long sv, double
+        *out, long n)``, which evaluates ``block`` points (a power of two up
+        to 64, or "native" (:data:`BLOCK`): 4 where the compiler targets AVX,
+        else 2; ``int name_lanes(void)`` returns it) per instruction: every local is a vector
+        of ``block`` doubles (the GCC/Clang vector extension, type
+        ``hm_vec``), the program runs once per block in ``static hm_vec
+        name_block(const hm_vec *x)`` (its own parts when long), the last
+        block is padded with copies of its first point.  Point ``i``'s
+        variable ``j`` is ``xs[i*sp + j*sv]`` (``sp = nvars, sv = 1`` for
+        points in rows, ``sp = 1, sv = n`` for variables in rows); output
+        ``j`` of point ``i`` goes to ``out[i*k + j]``.  Each lane performs
+        the single-point function's operations in the same order, so the
+        results are bit-identical to it (with ``-ffp-contract=off``, without
+        ``-ffast-math``).
 
     Returns
     -------
@@ -130,6 +162,9 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     <BLANKLINE>
     """
     check_precision(precision, "c")
+    if block is not None and (precision != "double" or (block not in BLOCK_SIZES and block != "native")):
+        raise OptionError(f"block={block!r}: blocked code is written for precision 'double' with a block of "
+                          f"{', '.join(map(str, BLOCK_SIZES))} points (got precision {precision!r})")
     prog = Program(obj, name, args)
     compensated = precision == COMPENSATED
     printer = _CPrinter("double" if compensated else precision)
@@ -162,6 +197,11 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         out_index = "out[i]" if k_out == 1 else f"out[i*{k_out} .. i*{k_out}+{k_out - 1}]"
         header += ["", f"  void {name}_batch(const double *xs, {ctype} *out, long n)",
                    f"  evaluates n points stored row-major in xs (n x {nv}): {out_index} at xs + i*{nv}."]
+    if block:
+        out_index = "out[i]" if k_out == 1 else f"out[i*{k_out} + j]"
+        header += ["", f"  void {name}_blocks_batch(const double *xs, long sp, long sv, double *out, long n)",
+                   f"  evaluates n points in blocks of {name}_lanes() ({block}) points: variable j of point i",
+                   f"  is xs[i*sp + j*sv], {out_index} receives its output(s); bit-identical to {name}."]
     if compensated:
         header += ["", "Compile with -ffp-contract=off and without -ffast-math: the double-double",
                    "operations rely on each IEEE operation being rounded as written."]
@@ -183,15 +223,57 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         else:
             lines.append(f"      {name}(xs + i*{nv}, out + i*{k_out});")
         lines += ["   }", "}"]
+    if block:
+        lines += _c_blocks(prog, printer, block, chunk)
     return "\n".join(lines) + "\n"
 
 
+def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | None) -> list[str]:
+    """The blocked batch code: the program on vectors of ``block`` doubles, and the loop over blocks."""
+    name, nv, k_out = prog.name, prog.n_vars, len(prog.outputs)
+    vec = VECTOR_TYPE
+    lines = ["", f"/* The blocked batch: {LANES} points per instruction. */"]
+    if block == "native":  # the target's vector width
+        lines += ["#if defined(__AVX__)", f"#define {LANES} 4", "#else", f"#define {LANES} 2", "#endif"]
+    else:
+        lines.append(f"#define {LANES} {block}")
+    lines += [f"typedef double {vec} __attribute__((vector_size(8 * {LANES})));",
+              f"static inline {vec} {VECTOR_SPLAT}(double c) {{ {vec} v; for (int k = 0; k < {LANES}; ++k) "
+              f"v[k] = c; return v; }}", f"int {name}_lanes(void) {{ return {LANES}; }}", ""]
+    block = LANES
+    if k_out == 1:
+        signature = f"static {vec} {name}_block(const {vec} *x)"
+    else:
+        signature = f"static void {name}_block(const {vec} *x, {vec} *out)"
+    lines += _c_body(prog, printer, vec, Type(vec), signature, chunk, Type(vec), fname=f"{name}_block", xtype=vec,
+                     lanes=block)
+    if k_out == 1:
+        call, store = "r = {name}_block(x);", ["         out[i + k] = r[k];"]
+    else:
+        call = "{name}_block(x, r);"
+        store = [f"         for (long j = 0; j < {k_out}; ++j)", f"            out[(i + k)*{k_out} + j] = r[j][k];"]
+    lines += ["", f"void {name}_blocks_batch(const double *xs, long sp, long sv, double *out, long n) {{",
+              f"   {vec} x[{max(nv, 1)}], r{'' if k_out == 1 else f'[{k_out}]'};",
+              f"   for (long i = 0; i < n; i += {block}) {{",
+              f"      const long m = n - i < {block} ? n - i : {block};",
+              f"      for (long j = 0; j < {nv}; ++j)",
+              f"         for (long k = 0; k < {block}; ++k)",
+              "            x[j][k] = xs[(i + (k < m ? k : 0))*sp + j*sv];",
+              "      " + call.format(name=name),
+              "      for (long k = 0; k < m; ++k)", *store, "   }", "}"]
+    return lines
+
+
 def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str, chunk: int | None,
-            input_type) -> list[str]:
+            input_type, *, fname: str | None = None, xtype: str = "double", lanes: int | str = 0) -> list[str]:
     """The function's C lines, split into parts of ``chunk`` statements.
 
     ``ctype``/``ftype`` are the C type (name, SymPy type) of the temporaries,
-    ``input_type`` the SymPy type of the inputs' locals.
+    ``input_type`` the SymPy type of the inputs' locals, ``xtype`` the C type
+    ``x`` points to, ``fname`` the function's name (the parts' prefix;
+    default ``prog.name``).  ``lanes > 0``: the locals are vectors of that
+    many doubles (:data:`VECTOR_TYPE`; a number or the C macro holding it) and each opaque piece (``sin(y)``,
+    ``1/z``: no vector functions in C) is computed lane by lane.
 
     A compiler's register allocation grows faster than linearly with the
     length of one function (GCC -O2 on res(7,5) in one function: ~12 s,
@@ -228,27 +310,52 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
         code = printed(printer, Declaration(Variable(sym, type=type_, value=expr, attrs={value_const})), expr)
         return f"   {code};"
 
+    def declare_piece(sym, expr) -> str:
+        if not lanes:
+            return declare(sym, expr)
+        saved = printer.storage
+        target = saved.get(sym, str(sym))
+        printer.storage = {**saved, **{s: f"{saved.get(s, s)}[k]" for s in expr.free_symbols}}
+        try:
+            value = printed(printer, expr)
+        finally:
+            printer.storage = saved
+        head = "" if sym in stored else f"   {ctype} {sym};\n"
+        return f"{head}   for (int k = 0; k < {lanes}; ++k)\n      {target}[k] = {value};"
+
+    pieces = {loc for loc, _ in prog.pieces}
+
+    def statement(sym, expr) -> str:
+        return declare_piece(sym, expr) if sym in pieces else declare(sym, expr)
+
     lines: list[str] = []
     parts: list[list] = [[] for _ in range(n_parts)]
     for k, stmt in enumerate(statements):
         parts[(k * n_parts) // max(size, 1)].append(stmt)
+    fname = fname or prog.name
     if n_parts > 1:
         for p, stmts in enumerate(parts):
-            lines.append(f"static void {prog.name}_part{p}(const double *x, {ctype} *t) {{")
+            lines.append(f"static void {fname}_part{p}(const {xtype} *x, {ctype} *t) {{")
             lines += input_lines([e for _, e in stmts])
-            lines += [declare(sym, expr) for sym, expr in stmts]
+            lines += [statement(sym, expr) for sym, expr in stmts]
             lines += ["}", ""]
         lines.append(signature + " {")
         lines.append(f"   {ctype} t[{max(len(stored), 1)}];")
-        lines += [f"   {prog.name}_part{p}(x, t);" for p in range(n_parts)]
+        lines += [f"   {fname}_part{p}(x, t);" for p in range(n_parts)]
         lines += input_lines(prog.outputs)
     else:
         lines.append(signature + " {")
         lines += input_lines([e for _, e in statements] + prog.outputs)
-        lines += [declare(sym, expr) for sym, expr in statements]
+        lines += [statement(sym, expr) for sym, expr in statements]
+
+    def value(e) -> str:  # a constant output is broadcast to every lane
+        code = printed(printer, e)
+        constant = all(isinstance(s, Literal) for s in e.free_symbols)
+        return f"{VECTOR_SPLAT}({code})" if lanes and constant else code
+
     if len(prog.outputs) == 1:
-        lines.append(f"   return {printed(printer, prog.outputs[0])};")
+        lines.append(f"   return {value(prog.outputs[0])};")
     else:
-        lines += [f"   out[{j}] = {printed(printer, e)};" for j, e in enumerate(prog.outputs)]
+        lines += [f"   out[{j}] = {value(e)};" for j, e in enumerate(prog.outputs)]
     lines.append("}")
     return lines

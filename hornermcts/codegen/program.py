@@ -58,6 +58,7 @@ _RESERVED = frozenset(
     module program call then
     math numpy abs sqrt exp log sin cos tan asin acos atan atan2 sinh cosh tanh pow fabs floor
     ceil fmod hypot erf gamma min max sum
+    hm_vec hm_splat hm_lanes
     dd_t dd_pair dd_two_sum dd_two_prod dd_add dd_add_d dd_mul dd_mul_d dd_neg dd_round dd_input
     """.split()
 ) | frozenset(k.lower() for k in keyword.kwlist)
@@ -203,7 +204,7 @@ class Program:
             raise OptionError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
         if name.lower() in _RESERVED:
             raise OptionError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
-        names = _Names([name, name + "_batch"])
+        names = _Names([name, name + "_batch", name + "_block", name + "_blocks_batch", name + "_lanes"])
         self.name = name
         self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags, args)]
         local = dict(self.inputs)

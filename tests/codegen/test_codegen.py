@@ -125,8 +125,9 @@ class Case:
         self._double = None
 
     def compiled_double(self):
+        """Point by point (``block=None``): the single-point function in a loop."""
         if self._double is None:
-            self._double = codegen.compile(self.dag, cache=False)
+            self._double = codegen.compile(self.dag, cache=False, block=None)
         return self._double
 
     def errors(self, values) -> np.ndarray:
@@ -161,6 +162,28 @@ def test_c_double_accuracy(case):
     assert err.max() <= TOLERANCE, f"{case.name}: max scaled error {err.max():.3g}"
     # one point through the same batch function: identical bits
     assert f(case.points[7]) == values[7]
+
+
+@pytest.mark.slow
+@needs_cc
+@pytest.mark.parametrize("block, workers", [(2, 1), (4, 2), (8, 3)])
+def test_c_blocked_batch_accuracy_and_bits(case, block, workers):
+    """The blocked batch on several threads: within the double bound, and the bits of the point-by-point code."""
+    f = codegen.compile(case.dag, cache=False, block=block)
+    values = f(case.points, workers=workers)
+    assert case.errors(values).max() <= TOLERANCE
+    np.testing.assert_array_equal(values, case.compiled_double()(case.points, workers=1))
+    np.testing.assert_array_equal(f(case.points.T, layout="variables", workers=workers), values)
+
+
+@pytest.mark.slow
+@needs_cc
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_c_compensated_on_threads(case, compensated, workers):
+    """Compensated C on any number of threads: the plain relative error bound, the same bits."""
+    values = compensated.c(case.points, workers=workers)
+    assert relative_errors(values, case.exact).max() <= TOLERANCE
+    np.testing.assert_array_equal(values, compensated.c(case.points, workers=1))
 
 
 @pytest.mark.slow
