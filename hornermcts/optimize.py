@@ -338,7 +338,8 @@ def _mcts_stage(poly, direction: str, counter, fixed, options: Options, progress
                     schedule=options.selection_schedule, seed=seed, repeats=options.repeats, progress=progress)
 
     input_operations = HornerOrderProblem(poly, counter=counter, fixed=fixed).input_operations
-    return Stage(f"mcts {direction}", run, cost_of=lambda reward: round(input_operations / reward))
+    return Stage(f"mcts {direction}", run, cost_of=lambda reward: round(input_operations / reward),
+                 space=direction)
 
 
 def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, *, refine: bool) -> Stage:
@@ -352,7 +353,7 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, *, re
                       restarts=max(options.repeats, 1 + extra), seed=seed, time_limit=options.time_limit,
                       progress=progress)
 
-    return Stage("anneal", run, cost_of=int)
+    return Stage("anneal", run, cost_of=int, space=problem.direction)  # skipped if MCTS saw every order there
 
 
 @dataclass(frozen=True)

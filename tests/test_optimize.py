@@ -184,3 +184,14 @@ def test_evaluate_dag_takes_float_coefficients_and_points_exactly():
     half = Fraction(1, 2)
     assert hornermcts.evaluate_dag(result.dag, {x: sympy.Rational(1, 2), y: 0.5}) == (
         Fraction(0.1) * half**3 + half**2 + Fraction(1, 3) * half**2)
+
+
+def test_a_search_that_sees_every_order_stops_and_skips_the_annealing():
+    """Three variables: 3! orders per direction; a huge budget must not be spent on a tree already seen whole."""
+    x, y, z = sympy.symbols("x y z")
+    result = optimize(x**2 * y + x * z + y * z**2, iterations=10**7, seed=0, progress=None, direction="forward")
+    assert [type(s).__name__ for s in result.search] == ["MCTSResult"]  # the annealing had nothing left to find
+    assert result.search[0].stopped == "exhausted" and result.search[0].proven
+    assert result.search[0].iterations < 100
+    assert result.after == optimize(x**2 * y + x * z + y * z**2, iterations=50, seed=0, progress=None,
+                                    direction="forward").after

@@ -51,7 +51,8 @@ from .schedules import make_schedule
 from .selection import uct
 from .values import Infeasible, better, is_cost_problem, outcome, upper_bound
 
-__all__ = ["mcts", "sa_uct", "descend", "descend_interleaved", "backpropagate", "backpropagate_infeasible"]
+__all__ = ["mcts", "sa_uct", "descend", "descend_interleaved", "backpropagate", "backpropagate_infeasible",
+           "mark_done"]
 
 
 def descend(root: Node, select: Callable[[Node, float], Node], exploration: float) -> tuple[Node, list]:
@@ -166,6 +167,34 @@ def backpropagate_infeasible(node: Node, outcome: Infeasible, moves: list | None
         node = node.parent
 
 
+def mark_done(leaf: Node) -> bool:
+    """Mark the terminal ``leaf`` done, then each ancestor whose moves are all expanded and children done.
+
+    Returns True when the root is done: the whole tree has been seen, every
+    terminal state reached, and the search can stop (its best is optimal).
+    Used when the search keeps its whole tree (Rei's managed loop removes
+    exhausted nodes instead, :mod:`.pruning`).
+
+    Examples
+    --------
+    >>> root = Node("r"); root.untried = []
+    >>> a, b = Node("a", "a", root), Node("b", "b", root)
+    >>> root.children = [a, b]
+    >>> mark_done(a), root.done
+    (False, False)
+    >>> mark_done(b), root.done
+    (True, True)
+    """
+    node = leaf
+    node.done = True
+    while node.parent is not None:
+        node = node.parent
+        if node.untried is None or node.untried or node.unvisited or not all(c.done for c in node.children):
+            return False
+        node.done = True
+    return True
+
+
 class _Run:
     """The outcome of one restart (values in the search's maximisation sense)."""
 
@@ -255,6 +284,8 @@ def _run(problem: Any, plan: _Plan, rng: np.random.Generator, offset: int, best_
         expand = bounded_expansion(expand, plan.bound, incumbent)
         root.bound = plan.bound(root.state)
     after_iteration = plan.shaping() if plan.shaping is not None else None
+    # the tree is kept whole (no removal, no beam): a done root means every terminal state was reached
+    whole_tree = not managed and after_iteration is None
     best = None  # (value, moves, terminal state): replaced whole, never mutated
     history: list[tuple[int, Any]] = []
     seconds: list[float] = []
@@ -313,6 +344,8 @@ def _run(problem: Any, plan: _Plan, rng: np.random.Generator, offset: int, best_
                         leaf.terminal_reward = reward
                         if leaf.untried is None:
                             leaf.untried = []
+                        if whole_tree and mark_done(leaf):
+                            stopped = "exhausted"
                 else:
                     final = leaf.state
 

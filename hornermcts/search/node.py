@@ -86,6 +86,11 @@ class Node:
         Smallest and largest violation of those outcomes (b• and w•;
         ``inf`` / ``-inf`` before any). ``best`` and ``worst`` count
         feasible outcomes only.
+    done : bool
+        Everything under this node has been seen: it is terminal, or all
+        its moves are expanded and all its children are done (the search
+        marks it, :func:`~hornermcts.search.mcts.mark_done`, when it keeps
+        the whole tree; Rei's managed loop removes such nodes instead).
 
     Examples
     --------
@@ -122,6 +127,7 @@ class Node:
         "infeasible",
         "least_violation",
         "most_violation",
+        "done",
     )
 
     def __init__(self, state: Any, move: Any = None, parent: Node | None = None) -> None:
@@ -147,6 +153,7 @@ class Node:
         self.infeasible = 0
         self.least_violation = inf
         self.most_violation = -inf
+        self.done = False
 
     @property
     def mean(self) -> float:

@@ -133,10 +133,10 @@ class MCTSResult(SearchResult):
         ...     def moves(self, s): return ("a", "b") if not s else ()
         ...     def apply(self, s, m): return s + (m,)
         ...     def reward(self, s): return 1.0 if s == ("b",) else 0.0
-        >>> print(mcts(Pick(), iterations=6, seed=0, cp=0.1).to_str())
-        best reward 1 by ('b',) after 6 iterations (stopped: iterations)
-        root: visits=6 mean=0.833333 best=1
-          'b': visits=5 mean=1 best=1 terminal
+        >>> print(mcts(Pick(), iterations=6, seed=0, cp=0.1).to_str())  # both leaves seen: it stops
+        best reward 1 by ('b',) after 2 iterations (stopped: exhausted)
+        root: visits=2 mean=0.5 best=1
+          'b': visits=1 mean=1 best=1 terminal
           'a': visits=1 mean=0 best=0 terminal
         """
         head = (

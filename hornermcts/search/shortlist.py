@@ -120,11 +120,17 @@ class Stage:
     cost_of : callable
         Converts the search's :attr:`~SearchResult.best_value` to the cost
         (e.g. ``lambda reward: -reward``); identity by default.
+    space : hashable, optional
+        Names the set of solutions the stage searches. A stage is skipped
+        when an earlier stage over the same space proved its best optimal
+        (``proven``: it saw the whole space), since it could find nothing
+        better there.
     """
 
     name: str
     run: Callable[[ScoreBook, int | None], SearchResult]
     cost_of: Callable[[float], Any] = lambda value: value
+    space: Hashable | None = None
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,7 @@ class Shortlist:
     best : list of (solution, cost)
         The ``keep`` best distinct solutions scored, lowest cost first.
     searches : tuple of SearchResult
-        One per stage that ran.
+        One per stage that ran (a stage over a space proven before is skipped).
     history : tuple of (int, cost)
         ``(iteration, cost)`` each time a stage improved the best, iterations
         counted over the stages in order.
@@ -183,9 +189,14 @@ def shortlist(cost: Callable[[Hashable], Any] | ScoreBook, *, starts: Iterable[H
     searches: list[SearchResult] = []
     history: list = []
     offset = 0
+    proven: set = set()  # spaces an earlier stage saw whole
     for stage, stage_seed in zip(stages, seeds):
+        if stage.space is not None and stage.space in proven:
+            continue
         found = stage.run(book, stage_seed)
         searches.append(found)
+        if stage.space is not None and getattr(found, "proven", False):
+            proven.add(stage.space)
         for iteration, value in found.history:
             value = stage.cost_of(value)
             if not history or value < history[-1][1]:

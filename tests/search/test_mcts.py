@@ -151,15 +151,34 @@ def test_pinned_root_visits_follow_the_uct_formula():
     # order); after that UCT is deterministic:
     #   n=3: c (2.48)   n=4: c (2.177 vs b 2.165)   n=5: b (2.29)
     #   n=6: c (2.09)   n=7: c (1.986 vs a 1.973)   n=8: a (2.04)   n=9: b (1.98)
-    # so after 10 iterations the visits are a=2, b=3, c=5, for any seed.
+    # so after 10 iterations the visits are a=2, b=3, c=5, for any seed. Below each child a deep binary
+    # tree keeps the search from seeing everything (it would stop, "exhausted"); its reward is the child's.
+    class Deep(Leaves):
+        def moves(self, state):
+            return tuple(self.rewards) if state == "root" else ((0, 1) if len(state) < 8 else ())
+
+        def apply(self, state, move):
+            return move if state == "root" else state + str(move)
+
+        def reward(self, state):
+            return self.rewards[state[0]]
+
     for seed in range(5):
-        problem = Leaves({"a": 0.0, "b": 0.5, "c": 1.0})
+        problem = Deep({"a": 0.0, "b": 0.5, "c": 1.0})
         result = mcts(problem, iterations=10, cp=0.5, seed=seed, progress=None)
-        assert dict(result.root_visits) == {"a": 2, "b": 3, "c": 5}
-        assert result.best_moves == ("c",) and result.best_reward == 1.0
-        # terminal rewards are cached: evaluated once per leaf
-        assert problem.reward_calls == 3
+        assert dict(result.root_visits) == {"a": 2, "b": 3, "c": 5} and result.stopped == "iterations"
+        assert result.best_moves[0] == "c" and result.best_reward == 1.0
         check_tree_invariants(result, problem)
+
+
+def test_terminal_rewards_are_cached_and_a_tree_seen_whole_stops_the_search():
+    problem = Leaves({"a": 0.0, "b": 0.5, "c": 1.0})
+    result = mcts(problem, iterations=10, cp=0.5, seed=0, progress=None)
+    assert problem.reward_calls == 3  # evaluated once per leaf
+    assert result.iterations == 3 and result.stopped == "exhausted" and result.proven
+    assert result.best_moves == ("c",) and result.best_reward == 1.0
+    assert dict(result.root_visits) == {"a": 1, "b": 1, "c": 1}
+    check_tree_invariants(result, problem)
 
 
 def test_pinned_small_tree_with_a_fixed_seed():
@@ -627,4 +646,5 @@ def test_terminal_root():
 
     result = mcts(Done(), iterations=5, seed=0, progress=None)
     assert result.best_moves == () and result.best_reward == 0.5 and result.best_state == "done"
-    assert result.node_count == 1 and result.tree.visits == 5
+    assert result.node_count == 1 and result.tree.visits == 1  # nothing else to see
+    assert result.stopped == "exhausted" and result.proven

@@ -90,3 +90,20 @@ def test_score_book_scores_once_and_breaks_ties_by_solution_or_by_first_met():
     assert book((2,)) == 0 and book.best(2) == [((2,), 0), ((4,), 0)]
     with pytest.raises(ValueError, match="keep must be an integer >= 1"):
         shortlist(book, keep=0)
+
+
+def test_a_stage_over_a_space_seen_whole_is_skipped():
+    """MCTS that exhausts the orders proves its best; an annealing over the same space cannot beat it."""
+    tour = Tour(4, seed=7, offset=1.0, scale=200)  # 4! = 24 orders: the tree is seen whole within 2,000 iterations
+    cost = lambda order: round(-tour.reward(order) * 200)
+    _, refine = plan(tour)
+    same = [Stage("mcts", lambda book, seed: mcts(Scored(tour, book), iterations=2000, cp=30.0, seed=seed,
+                                                  progress=None), cost_of=lambda reward: -reward, space="tours"),
+            Stage(refine.name, refine.run, refine.cost_of, space="tours")]
+    found = shortlist(cost, starts=[tuple(range(4))], stages=same, seed=0)
+    assert [type(s).__name__ for s in found.searches] == ["MCTSResult"]
+    assert found.searches[0].stopped == "exhausted" and found.searches[0].proven
+    assert found.best[0][1] == min(cost(p) for p in itertools.permutations(range(4)))
+    other = [same[0], Stage(refine.name, refine.run, refine.cost_of, space="elsewhere")]
+    ran = shortlist(cost, starts=[tuple(range(4))], stages=other, seed=0).searches
+    assert [type(s).__name__ for s in ran] == ["MCTSResult", "AnnealResult"]
