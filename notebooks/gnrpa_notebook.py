@@ -293,7 +293,7 @@ for ax, code in zip(axes.flat, ("sums", "filled", "remaining", "hints")):
     ax.set_ylabel("codes")
     ax.set_title(f"Kakuro prior '{code}': {r.size:,} codes ({TRAINING} problems)")
     print(f"{code}: {r.size} codes; ratio 1.0: {(r == 1).sum()}, in (0, 0.1): {((r > 0) & (r < 0.1)).sum()}, "
-          f"0: {(r == 0).sum()}   (Fig. 3, 'remaining' from 10,000: ratio 1.0: "
+          f"0: {(r == 0).sum()}   (Fig. 3, the paper's code, 10,000 problems: ratio 1.0: "
           f"{gnrpa_kakuro.PAPER_FIG3['ratio 1.0']:,}, in (0, 0.1): {gnrpa_kakuro.PAPER_FIG3['ratio in (0, 0.1)']:,})")
 fig.tight_layout()
 """),
