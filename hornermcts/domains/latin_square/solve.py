@@ -83,37 +83,6 @@ def search(problem: Any, method: str, *, playouts: int, target: float, prior: Pr
         raise OptionError("gnrpa needs a prior (learn one with --learn-prior, pass it with --prior)")
     if method == "nrpa" and prior is not None:
         raise OptionError("nrpa runs without a prior (gnrpa is NRPA with the prior's bias)")
-    if prior is not None:
-        prior = _TablePrior(prior, int(problem.prior_code_count), temperature)
     return nrpa(problem, level=0 if method == "sampling" else level, per_level=per_level, alpha=alpha, prior=prior,
                 temperature=temperature, playouts=playouts, target=target, coded=True, seed=seed,
                 progress=progress)
-
-
-_TABLES: dict = {}
-
-
-class _TablePrior(Prior):
-    """``prior`` with its table of ``beta`` built once per (prior, size, temperature) and kept.
-
-    :func:`hornermcts.search.nrpa` builds the table at each call: about a
-    second for the 7.4 million codes of Kakuro, more than a search with the
-    prior takes.  The last table is kept, keyed by the prior's identity and
-    a fingerprint of its tables (a prior that learns more gets a new one).
-    """
-
-    def __init__(self, prior: Prior, size: int, temperature: float) -> None:
-        self.count, self.nb = prior.count, prior.nb
-        key = (id(prior), size, float(temperature), len(prior.nb), sum(prior.count.values()))
-        if _TABLES.get("key") != key or _TABLES.get("prior") is not prior:
-            _TABLES.clear()
-            _TABLES["key"] = key
-            _TABLES["prior"] = prior  # held, so that its id is not reused while the table is kept
-            _TABLES["table"] = prior.table(size, temperature)
-        self._key = key
-        self._table = _TABLES["table"]
-
-    def table(self, size: int, temperature: float = 1.0) -> Any:
-        if (size, float(temperature)) == self._key[1:3]:
-            return self._table
-        return super().table(size, temperature)
