@@ -46,6 +46,13 @@ method, totals over the 20 positions:
   search ended within the budget on 2 positions, was cut on 18);
 - Table 7: SP-MCTS(3) 78,012, NMCS 77,934, at about 2 hours per position.
 
+NRPA level 3 (one search, cut by the budget) instead, on positions 1-6 only
+(``--nrpa-level 3 --methods nrpa --positions 1-6 --out
+benchmarks/results/samegame_nrpa_level3.jsonl``): 12,718 against level 2's
+11,616 on the same six, higher on 4 of 6; one seed, six positions, so not
+enough to overrule DOMAINS.md B5.1, and both stay far below SP-MCTS (16,952
+there).
+
 NRPA is below SP-MCTS on 17 of 20 positions (-13,490 in all) and below NMCS
 on all 20: with moves coded only by colour and size, the policy cannot tell
 apart two groups of one colour and size, and it starts from uniform moves
@@ -202,8 +209,9 @@ def table(rows: list[dict], header: dict) -> str:
         f"SameGame standardized test set: NRPA beside SP-MCTS and NMCS at the same budget, {budget:g} CPU s "
         f"per position per method",
         f"(CPU seconds of the search process, time.process_time; {header.get('machine', '')}).",
-        f"NRPA level {header['nrpa']['level']} restarted, N {header['nrpa']['per_level']}, alpha 1, code (colour, "
-        f"group size); SP-MCTS per move, C 0.1 D 32 W 0.02 T 10, TabuColorRandom eps {EPSILON}, budget split over "
+        f"NRPA level {header['nrpa']['level']} (restarted if it ends within the budget), N "
+        f"{header['nrpa']['per_level']}, alpha 1, code (colour, group size); SP-MCTS per move, C 0.1 D 32 W 0.02 "
+        f"T 10, TabuColorRandom eps {EPSILON}, budget split over "
         f"the moves; NMCS level {header['nmcs']['level']}, TabuColorRandom playouts, restarted or cut by the budget.",
         "Paper columns: Schadd et al. 2012, Table 7, about 2 HOURS per position (NMCS: Cazenave 2009).",
         "Every score below was re-checked by replaying its moves on the board.",
