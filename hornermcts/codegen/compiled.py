@@ -40,6 +40,11 @@ _C_FLAGS = ("-O2", "-march=native", *(("-mno-fma",) if _X86 else ()), "-shared",
 #: below it, starting the threads costs more than they save.
 PARALLEL_WORK = 2_000_000
 
+#: Pieces of the points per thread: the threads take them in turn (dynamic
+#: scheduling), so on a shared machine a thread slowed by another process does
+#: not hold up the call.
+PIECES_PER_THREAD = 8
+
 LAYOUTS = ("points", "variables")
 
 
@@ -140,7 +145,8 @@ class CompiledPolynomial:
         :attr:`block` points where there is a blocked function, on
         ``workers`` threads (default :attr:`workers`; None: every core when
         the call has at least :data:`PARALLEL_WORK` points x operations,
-        else one), each on its own contiguous range of points.
+        else one), which take contiguous pieces of the points in turn
+        (:data:`PIECES_PER_THREAD` per thread).
         """
         if layout not in LAYOUTS:
             raise OptionError(f"layout={layout!r}: use 'points' (n x nvars) or 'variables' (nvars x n)")
@@ -176,7 +182,9 @@ class CompiledPolynomial:
         step = self.block or 1
         blocks = (n + step - 1) // step
         threads = max(1, min(self._threads(n, workers), blocks))
-        size = (blocks + threads - 1) // threads * step  # points per thread, whole blocks
+        # several pieces per thread, taken in turn: a thread slowed by another process takes fewer
+        pieces = 1 if threads == 1 else PIECES_PER_THREAD * threads
+        size = (blocks + pieces - 1) // pieces * step  # points per piece, whole blocks
         blocked = self._blocks
         if blocked is not None:
             if pts.strides[0] % 8 or pts.strides[1] % 8 or pts.strides[0] < 0 or pts.strides[1] < 0:
@@ -196,13 +204,18 @@ class CompiledPolynomial:
                 batch(ctypes.cast(base + 8 * start * nv, ctypes.POINTER(ctypes.c_double)),
                       ctypes.cast(target + item * start * self.n_outputs, ctypes.POINTER(self._ctype)),
                       stop - start)
-        ranges = [(a, min(a + size, n)) for a in range(0, n, size)]
+        starts = iter(range(0, n, size))  # next() is atomic under the GIL
+
+        def worker() -> None:
+            for start in starts:
+                work(start, min(start + size, n))
+
         # ctypes releases the GIL during the call: the threads run the C code in parallel
-        others = [threading.Thread(target=work, args=r) for r in ranges[1:]]
+        others = [threading.Thread(target=worker) for _ in range(threads - 1)]
         for t in others:
             t.start()
         try:
-            work(*ranges[0])
+            worker()
         finally:
             for t in others:
                 t.join()
