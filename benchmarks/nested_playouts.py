@@ -27,7 +27,6 @@ Importable without side effects: the tests use :class:`CodedTour`.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import time
 
@@ -36,7 +35,7 @@ from numba import njit
 
 from hornermcts.domains.samegame import SameGameByGroup
 from hornermcts.search.nested import nmcs, nrpa
-from hornermcts.search.policy import Trace, softmax_playout
+from hornermcts.search.policy import Trace, softmax_pick, softmax_playout
 
 __all__ = ["CodedTour", "measure", "main"]
 
@@ -97,6 +96,7 @@ def _tour_playout(n, visited, previous, weights, bias, has_bias, rng):  # pragma
     chosen = np.empty(left, np.int64)
     candidates = np.empty(n, np.int64)
     plain = np.empty(n)
+    beta = np.empty(n)
     logits = np.empty(n)
     entries = 0
     steps = 0
@@ -108,36 +108,11 @@ def _tour_playout(n, visited, previous, weights, bias, has_bias, rng):  # pragma
                 m += 1
         pick = 0
         if m > 1:
-            top = -np.inf
             for i in range(m):
                 code = previous * n + candidates[i]
                 plain[i] = weights[code]
-                logits[i] = plain[i] + (bias[code] if has_bias else 0.0)
-                if logits[i] > top:
-                    top = logits[i]
-            fallback = top == -np.inf
-            if fallback:  # the bias excludes every move: ignore it here
-                top = -np.inf
-                for i in range(m):
-                    logits[i] = plain[i]
-                    if logits[i] > top:
-                        top = logits[i]
-            total = 0.0
-            for i in range(m):
-                logits[i] = math.exp(logits[i] - top)
-                total += logits[i]
-            threshold = rng.random() * total
-            running = 0.0
-            pick = -1
-            for i in range(m):
-                running += logits[i]
-                if threshold < running:
-                    pick = i
-                    break
-            if pick < 0:
-                for i in range(m):
-                    if logits[i] > 0.0:
-                        pick = i
+                beta[i] = bias[code] if has_bias else 0.0
+            pick, fallback = softmax_pick(plain, beta, m, rng, logits)  # fallback: the bias excluded every move
             for i in range(m):
                 code = previous * n + candidates[i]
                 codes[entries + i] = code

@@ -82,7 +82,7 @@ from numba import njit
 
 from ..errors import OptionError
 
-__all__ = ["Trace", "softmax_playout", "adapt", "problem_bias", "move_probabilities"]
+__all__ = ["Trace", "softmax_playout", "softmax_pick", "adapt", "problem_bias", "move_probabilities"]
 
 Bias = Callable[[Any, Sequence], Sequence[float]]
 
@@ -253,6 +253,46 @@ def adapt(weights: Any, trace: Trace, alpha: float = 1.0) -> None:
         delta[pick] += alpha
     for c, d in zip(codes, delta):
         weights[c] = get(c, 0.0) + d
+
+
+@njit(cache=True)
+def softmax_pick(plain, beta, k, rng, odds):  # pragma: no cover - compiled
+    """Draw one of ``k`` moves with probability proportional to ``exp(plain + beta)``.
+
+    The draw of :func:`softmax_playout`, compiled for the domains' coded
+    playouts (the same numbers, so a coded search draws exactly as the
+    generic one): ``o_i = exp(l_i - max l)``,
+    ``u = rng.random() * sum o``, the first ``i`` whose running sum exceeds
+    ``u``.  If ``beta`` excludes every move (all logits ``-inf``) it is
+    ignored.  ``odds`` is scratch space.  Returns ``(index, bias ignored)``.
+    """
+    top = -np.inf
+    for i in range(k):
+        x = plain[i] + beta[i]
+        odds[i] = x
+        if x > top:
+            top = x
+    ignored = top == -np.inf
+    if ignored:
+        for i in range(k):
+            odds[i] = plain[i]
+            if plain[i] > top:
+                top = plain[i]
+    total = 0.0
+    for i in range(k):
+        odds[i] = math.exp(odds[i] - top)
+        total += odds[i]
+    threshold = rng.random() * total
+    running = 0.0
+    for i in range(k):
+        running += odds[i]
+        if threshold < running:
+            return i, ignored
+    pick = 0
+    for i in range(k):  # rounding: the last move of positive probability
+        if odds[i] > 0.0:
+            pick = i
+    return pick, ignored
 
 
 @njit(cache=True)

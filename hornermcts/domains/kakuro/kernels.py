@@ -8,7 +8,7 @@ cell is ``full & ~(rows[r] | cols[c])`` over int64 bitsets of the values
 used (bit ``v - 1`` for ``v``); the sums are checked when the grid is full.
 There is no channeling.  The playout takes the empty cell of smallest
 domain (MRV, the first in row-major order among ties), draws a value by the
-softmax policy (:func:`~hornermcts.domains.latin_square.kernels.softmax_pick`)
+softmax policy (:func:`~hornermcts.search.policy.softmax_pick`)
 and stops when the grid is full or an empty cell has an empty domain.
 
 Moves and NRPA codes are ints ``cell * values + value - 1``.  The prior code
@@ -50,7 +50,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..latin_square.kernels import mrv, softmax_pick
+from ...search.policy import softmax_pick
+from ..latin_square.kernels import mrv
 
 __all__ = ["MAX_VALUES", "KINDS", "sum_range", "code_offsets", "code_counts", "line_state", "mrv", "prior_code",
            "place", "playout", "playouts_until_full", "replay"]

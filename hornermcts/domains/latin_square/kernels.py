@@ -29,7 +29,7 @@ and a move give one result.
 The playout chooses the empty cell of smallest domain (MRV; the first in
 row-major order among ties) and a value of its domain by the softmax policy
 of :mod:`hornermcts.search.policy`, drawn exactly as the generic playout
-draws (:func:`softmax_pick`).  It stops when the grid is full or an empty
+draws (:func:`hornermcts.search.policy.softmax_pick`).  It stops when the grid is full or an empty
 cell has an empty domain.
 
 Moves are ints ``cell * n + (value - 1)``; this is also the NRPA policy code
@@ -55,13 +55,14 @@ Examples
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import njit
 
+from ...search.policy import softmax_pick
+
 __all__ = ["LINES", "VALUE", "CASCADE", "FULL", "MAX_ORDER", "popcount", "line_sets", "domain", "mrv",
-           "softmax_pick", "assign_and_propagate", "root_propagate", "dual_code", "playout", "replay",
+           "assign_and_propagate", "root_propagate", "dual_code", "playout", "replay",
            "playouts_until_solved"]
 
 #: Channeling bit: check every value in the row and the column of an assignment.
@@ -127,44 +128,6 @@ def mrv(grid, rows, cols, size, values):
     if best < 0:
         return -1, 0
     return best, best_size
-
-
-@njit(cache=True)
-def softmax_pick(plain, beta, k, rng, odds):
-    """Draw one of ``k`` moves with probability proportional to ``exp(plain + beta)``.
-
-    The draw of :mod:`hornermcts.search.policy`: ``o_i = exp(l_i - max l)``,
-    ``u = rng.random() * sum o``, the first ``i`` whose running sum exceeds
-    ``u``.  If ``beta`` excludes every move (all logits ``-inf``) it is
-    ignored.  ``odds`` is scratch space.  Returns ``(index, bias ignored)``.
-    """
-    top = -np.inf
-    for i in range(k):
-        x = plain[i] + beta[i]
-        odds[i] = x
-        if x > top:
-            top = x
-    ignored = top == -np.inf
-    if ignored:
-        for i in range(k):
-            odds[i] = plain[i]
-            if plain[i] > top:
-                top = plain[i]
-    total = 0.0
-    for i in range(k):
-        odds[i] = math.exp(odds[i] - top)
-        total += odds[i]
-    threshold = rng.random() * total
-    running = 0.0
-    for i in range(k):
-        running += odds[i]
-        if threshold < running:
-            return i, ignored
-    pick = 0
-    for i in range(k):  # rounding: the last move of positive probability
-        if odds[i] > 0.0:
-            pick = i
-    return pick, ignored
 
 
 @njit(cache=True, inline="always")

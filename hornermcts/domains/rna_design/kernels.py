@@ -8,7 +8,7 @@ step (``kind`` 1).  The NRPA policy code of move ``m`` at the step at
 nucleotide ``position`` is ``position * 10 + m``; the NGRAM prior code is
 ``previous * 10 + m``, ``previous`` being the move of the step before
 (``10``, the start symbol, at the first step).  The draw is
-:func:`~hornermcts.domains.latin_square.kernels.softmax_pick`, the one of
+:func:`~hornermcts.search.policy.softmax_pick`, the one of
 :mod:`hornermcts.search.policy`, so the compiled and the generic playouts
 draw the same moves for the same seed.
 
@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..latin_square.kernels import softmax_pick
+from ...search.policy import softmax_pick
 
 __all__ = ["playout", "START", "CHOICES"]
 

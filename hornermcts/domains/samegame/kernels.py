@@ -22,10 +22,11 @@ Two columns of height 2: ``0 0`` at the bottom, a ``1`` on the left column.
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 from numba import njit
+
+from ...search.policy import softmax_pick
 
 __all__ = ["legal_groups", "apply_move", "playout", "group_code", "coded_playout", "playout_batch", "end_adjustment",
            "colour_counts"]
@@ -449,6 +450,7 @@ def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
     colour = np.empty(cells_n, np.int32)
     legal = np.empty(cells_n, np.int64)
     plain = np.empty(cells_n)
+    beta = np.empty(cells_n)
     odds = np.empty(cells_n)
     moves = np.empty(cells_n // 2 + 1, np.int64)
     codes = np.empty(1024, np.int64)
@@ -471,36 +473,12 @@ def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
             break
         pick = 0
         if m > 1:
-            top = -np.inf
             for i in range(m):
                 g = legal[i]
                 code = colour[g] * (cells_n + 1) + size[g]
                 plain[i] = weights[code]
-                odds[i] = plain[i] + (bias[code] if has_bias else 0.0)
-                if odds[i] > top:
-                    top = odds[i]
-            fallback = top == -np.inf
-            if fallback:  # the bias excludes every group: ignore it here
-                for i in range(m):
-                    odds[i] = plain[i]
-                    if odds[i] > top:
-                        top = odds[i]
-            running = 0.0
-            for i in range(m):
-                odds[i] = math.exp(odds[i] - top)
-                running += odds[i]
-            threshold = rng.random() * running
-            running = 0.0
-            pick = -1
-            for i in range(m):
-                running += odds[i]
-                if threshold < running:
-                    pick = i
-                    break
-            if pick < 0:  # rounding: the last group of positive probability
-                for i in range(m):
-                    if odds[i] > 0.0:
-                        pick = i
+                beta[i] = bias[code] if has_bias else 0.0
+            pick, fallback = softmax_pick(plain, beta, m, rng, odds)  # fallback: the bias excluded every group
             codes = _grow(codes, entries + m)
             betas = _grow(betas, entries + m)
             for i in range(m):
