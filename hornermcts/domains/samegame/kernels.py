@@ -206,6 +206,17 @@ def _unpad(padded, width, height, cells):
             cells[c * height + r] = padded[(c + 1) * stride + r + 1]
 
 
+@njit(cache=True)
+def _workspace(cells, width, height):  # pragma: no cover - compiled
+    """The padded board of ``cells`` and the scratch arrays of :func:`_label_padded`, for a playout."""
+    total = (width + 2) * (height + 2)
+    board = np.empty(total, np.int8)
+    _pad(cells, width, height, board)
+    cells_n = width * height
+    return (board, np.full(total, -1, np.int32), np.empty(total, np.int32), np.empty(cells_n, np.int32),
+            np.empty(cells_n, np.int32), np.empty(cells_n, np.int32))
+
+
 @njit(cache=True, inline="always")
 def _label_padded(board, width, height, label, stack, offset, rep, size, colour):
     """Label the groups of a padded board (:func:`_pad`) with ``offset + g``; return their number.
@@ -322,15 +333,8 @@ def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mov
     if s == 0:
         s = np.uint64(0x9E3779B97F4A7C15)
     stride = height + 2
-    total = (width + 2) * stride
-    board = np.empty(total, np.int8)
-    _pad(cells, width, height, board)
-    label = np.full(total, -1, np.int32)
-    stack = np.empty(total, np.int32)
     cells_n = width * height
-    rep = np.empty(cells_n, np.int32)
-    size = np.empty(cells_n, np.int32)
-    colour = np.empty(cells_n, np.int32)
+    board, label, stack, rep, size, colour = _workspace(cells, width, height)
     tabu = -1
     if policy != 0:
         counts = np.zeros(n_colours, np.int32)
@@ -439,15 +443,8 @@ def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
     states that had a choice (:class:`hornermcts.search.policy.Trace`).
     """
     stride = height + 2
-    total = (width + 2) * stride
-    board = np.empty(total, np.int8)
-    _pad(cells, width, height, board)
-    label = np.full(total, -1, np.int32)
-    stack = np.empty(total, np.int32)
     cells_n = width * height
-    rep = np.empty(cells_n, np.int32)
-    size = np.empty(cells_n, np.int32)
-    colour = np.empty(cells_n, np.int32)
+    board, label, stack, rep, size, colour = _workspace(cells, width, height)
     legal = np.empty(cells_n, np.int64)
     plain = np.empty(cells_n)
     beta = np.empty(cells_n)
