@@ -401,9 +401,9 @@ def test_both_budgets_cool_by_the_nearer_one():
 
 
 class SlowBits(Bits):
-    """Bits whose playout sleeps, for time-limit tests."""
+    """Bits whose playout sleeps, for time-limit tests (4,096 leaves: never seen whole before the time is up)."""
 
-    def __init__(self, pause, length=6):
+    def __init__(self, pause, length=12):
         super().__init__(length)
         self.pause = pause
 
