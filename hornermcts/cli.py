@@ -17,7 +17,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from .errors import HornerMCTSError
+from .errors import HornerMCTSError, visible
 from .status_line import StatusLine, may_show
 
 __all__ = ["main", "SUBCOMMANDS"]
@@ -105,7 +105,7 @@ def main(argv=None) -> int:
         print("hornermcts: interrupted", file=sys.stderr)
         return 130
     except (HornerMCTSError, OSError) as exc:
-        print(f"hornermcts: error: {exc}", file=sys.stderr)
+        print(f"hornermcts: error: {visible(str(exc))}", file=sys.stderr)  # control characters escaped
         return 2
 
 

@@ -13,7 +13,7 @@ True
 """
 from __future__ import annotations
 
-__all__ = ["HornerMCTSError", "OptionError"]
+__all__ = ["HornerMCTSError", "OptionError", "visible"]
 
 
 class HornerMCTSError(Exception):
@@ -22,3 +22,12 @@ class HornerMCTSError(Exception):
 
 class OptionError(HornerMCTSError, ValueError):
     """An option or argument value outside what it accepts (the message names it)."""
+
+
+def visible(text: str) -> str:
+    r"""``text`` with control characters escaped (``\x1b``), so that a message cannot drive the terminal.
+
+    >>> print(visible("x + \x1b[31mred\ttab"))
+    x + \x1b[31mred\x09tab
+    """
+    return "".join(f"\\x{ord(ch):02x}" if ord(ch) < 32 or 127 <= ord(ch) < 160 else ch for ch in text)

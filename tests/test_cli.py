@@ -191,3 +191,14 @@ def test_the_loading_line_respects_the_quiet_flags(poly_file, monkeypatch, capsy
         monkeypatch.setattr(sys, "stderr", Terminal())
         assert main(["optimize", str(poly_file), "-n", "5", quiet]) == 0
         assert sys.stderr.getvalue() == ""
+
+
+def test_error_messages_escape_control_characters(tmp_path, capsys):
+    """A hostile file cannot drive the terminal through the error message (issue 14, point 5)."""
+    source = tmp_path / "esc.txt"
+    source.write_text("x + \x1b[31mred\x07\n")
+    assert main(["optimize", str(source), "--no-progress"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hornermcts: error: ") and err.count("\n") == 1
+    assert not any(ord(ch) < 32 and ch != "\n" or 127 <= ord(ch) < 160 for ch in err)
+    assert "\\x1b[31mred\\x07" in err and "esc.txt:1:5" in err

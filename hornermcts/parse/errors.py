@@ -6,7 +6,7 @@ errors are in :mod:`hornermcts.errors`.
 """
 from __future__ import annotations
 
-from ..errors import HornerMCTSError
+from ..errors import HornerMCTSError, visible
 
 __all__ = ["ParseError"]
 
@@ -32,7 +32,7 @@ class ParseError(HornerMCTSError, ValueError):
         self.lineno = lineno
         self.col = col
         self.text = text
-        super().__init__(f'{filename}:{lineno}:{col}: {reason} in "{_snippet(text, col)}"')
+        super().__init__(f'{visible(filename)}:{lineno}:{col}: {visible(reason)} in "{visible(_snippet(text, col))}"')
 
 
 def _snippet(line: str, col: int, width: int = 40) -> str:
