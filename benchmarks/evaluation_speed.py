@@ -129,16 +129,7 @@ def compile_c(source: str, name: str, directory: Path, flags=("-O2", *BASE)):
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr[-3000:])
     dll = ctypes.CDLL(str(lib))
-    fn = getattr(dll, name + "_batch")
-    fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
-    fn.restype = None
-
-    def call(points):
-        pts = np.ascontiguousarray(points, dtype=np.float64)
-        out = np.empty(len(pts))
-        fn(pts.ctypes.data, out.ctypes.data, len(pts))
-        return out
-
+    call = _batch_caller(dll, name)
     call._dll = dll
     return call
 
@@ -256,8 +247,12 @@ def sweep(args) -> None:
 
 def single_point_loop(compiled):
     """The library's ``name_batch``: the single-point function called point by point (one core)."""
-    lib = ctypes.CDLL(str(compiled.library))
-    fn = getattr(lib, compiled.name + "_batch")
+    return _batch_caller(ctypes.CDLL(str(compiled.library)), compiled.name)
+
+
+def _batch_caller(dll, name):
+    """``name_batch(points, out, n)`` of a loaded library as a function of an (n, nvars) array."""
+    fn = getattr(dll, name + "_batch")
     fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long]
     fn.restype = None
 
