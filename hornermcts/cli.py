@@ -15,10 +15,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import sys
+import time
 from collections.abc import Sequence
 
 from .errors import HornerMCTSError, visible
 from .status_line import StatusLine, may_show
+
+#: When the command started (this module is the first the ``hornermcts`` script
+#: imports): ``--time-limit`` counts from here, module loading included.
+STARTED = time.perf_counter()
 
 __all__ = ["main", "SUBCOMMANDS"]
 

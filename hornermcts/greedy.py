@@ -44,10 +44,14 @@ from fractions import Fraction
 
 from .coefficients import quotient
 from .dag import ONE, Add, Dag, Mul, Scale
+from .deadline import Deadline
 
 __all__ = ["greedy", "nary", "pair_greedy", "factorize"]
 
 SUM, PROD = 0, 1
+
+#: Steps between two looks at the clock in the passes (a look costs ~50 ns).
+CLOCK_EVERY = 64
 
 
 class _Nary:
@@ -268,11 +272,13 @@ def _apply(nf: _Nary, e: int, pattern, t: int) -> bool:
     return True
 
 
-def pair_greedy(nf: _Nary, max_steps: int | None = None) -> int:
+def pair_greedy(nf: _Nary, max_steps: int | None = None, deadline: Deadline | None = None) -> int:
     """Substitute the pair pattern of largest saving until none saves; return the steps taken.
 
     A pattern found in ``k`` expressions saves ``k - 1`` operations (``k``
-    when it is a ``c*a`` already computed for a sum).
+    when it is a ``c*a`` already computed for a sum).  The passes stop early
+    at ``max_steps`` or at ``deadline``; every step taken is kept (each is an
+    identity, so ``nf`` is exact whenever it stops).
     """
     where: dict = {}
     for e, (kind, terms) in nf.exprs.items():
@@ -285,8 +291,12 @@ def pair_greedy(nf: _Nary, max_steps: int | None = None) -> int:
 
     heap = [(-gain(p, s), p) for p, s in where.items() if gain(p, s) >= 1]
     heapq.heapify(heap)
-    steps = 0
+    steps = looks = 0
+    timed = deadline is not None and deadline.bounded
     while heap and (max_steps is None or steps < max_steps):
+        looks += 1
+        if timed and looks % CLOCK_EVERY == 0 and deadline.expired():  # type: ignore[union-attr]
+            break
         negk, p = heapq.heappop(heap)
         occ = where.get(p)
         if not occ or gain(p, occ) != -negk:
@@ -333,8 +343,11 @@ def _term_factors(nf: _Nary, uses: dict, op: int, c) -> tuple[int, dict, bool]:
     return sign, factors, False
 
 
-def factorize(nf: _Nary) -> int:
-    """Partial factorisation: ``f*A + f*B + C -> f*(A + B) + C`` while it saves; return steps."""
+def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
+    """Partial factorisation: ``f*A + f*B + C -> f*(A + B) + C`` while it saves; return steps.
+
+    Stops early at ``deadline`` (the steps taken are kept).
+    """
     uses = nf.use_counts()
     scaled_uses: dict = {}
     for kind, terms in nf.exprs.values():
@@ -343,8 +356,12 @@ def factorize(nf: _Nary) -> int:
                 if op != ONE and c not in (1, -1):
                     scaled_uses[abs(c), op] = scaled_uses.get((abs(c), op), 0) + 1
     work = [e for e, (kind, _) in nf.exprs.items() if kind == SUM]
-    steps = 0
+    steps = looks = 0
+    timed = deadline is not None and deadline.bounded
     while work:
+        looks += 1
+        if timed and looks % CLOCK_EVERY == 0 and deadline.expired():  # type: ignore[union-attr]
+            break
         e = work.pop()
         terms = nf.exprs[e][1]
         if len(terms) < 2:
@@ -418,7 +435,7 @@ def _exact_scalars(dag: Dag) -> bool:
     return all(isinstance(c, (int, Fraction)) for c in scalars)
 
 
-def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
+def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3, deadline: Deadline | None = None) -> Dag:
     """The greedy optimizations of ``dag`` (see the module docstring); never worse.
 
     Parameters
@@ -431,6 +448,10 @@ def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
         Passes at most; each reads the previous pass's DAG anew (the
         hash-consing of the write-back exposes new patterns) and the passes
         stop when one gains nothing.
+    deadline : Deadline, optional
+        Stop at this moment (:class:`~hornermcts.deadline.Deadline`) with
+        the steps taken so far: a pass cut short still gives an exact DAG
+        (writing it back takes a moment more); no pass starts after it.
 
     Returns
     -------
@@ -445,11 +466,13 @@ def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3) -> Dag:
         return dag
     best, best_ops = dag, dag.count().total
     for _ in range(rounds):
+        if deadline is not None and deadline.expired():
+            break
         nf = _Nary(best)
         nf.push_coefficients()
-        pair_greedy(nf)
-        if factorize and _factorize(nf):
-            pair_greedy(nf)
+        pair_greedy(nf, deadline=deadline)
+        if factorize and not (deadline is not None and deadline.expired()) and _factorize(nf, deadline):
+            pair_greedy(nf, deadline=deadline)
         out = nf.to_dag()
         ops = out.count().total
         if ops >= best_ops:

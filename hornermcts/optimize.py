@@ -32,10 +32,12 @@ from .errors import OptionError
 import math
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 
 from .dag import Dag
+from .deadline import Deadline
 from .domains.horner_orders import HornerOrderProblem
 from .fastcount import FastCounter
 from .given import given_dag
@@ -234,7 +236,8 @@ def prepare_outputs(expr):
     return polys, joint, len(present)
 
 
-def optimize(expr, options: Options | None = None, *, progress=None, **changes) -> OptimizeResult:
+def optimize(expr, options: Options | None = None, *, progress=None, deadline: Deadline | None = None,
+             **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
 
     The stages: :func:`prepare_outputs` (parse), :func:`search_orders` (the
@@ -258,6 +261,11 @@ def optimize(expr, options: Options | None = None, *, progress=None, **changes) 
     progress : None, True, "auto" or callable
         A tqdm bar (True), a bar on a terminal for long runs ("auto"), or a
         callback ``progress(iteration, best_reward)``.
+    deadline : Deadline, optional
+        When the call must end (:class:`~hornermcts.deadline.Deadline`), for
+        a caller whose clock started earlier (the command line counts
+        ``--time-limit`` from its start and keeps time to write the code);
+        default ``time_limit`` seconds from now.
     **changes
         Any option by name, applied to ``options`` (e.g.
         ``optimize(expr, iterations=200, seed=1)``); an unknown name is a
@@ -271,9 +279,16 @@ def optimize(expr, options: Options | None = None, *, progress=None, **changes) 
     options = make(options, **changes)
     if options.seed is None:  # draw it now and record it: the run can be repeated
         options = options.replace(seed=seed_value(None))
+    deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
     polys, joint, n_markers = prepare_outputs(expr)
-    found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress)
-    best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers)
+    fallback, search_deadline, screen_deadline = None, deadline, deadline
+    if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
+        fallback, reserve = _fallback(polys, joint, n_markers, options)
+        screen_deadline = deadline.before(2 * fallback.seconds)  # writing the last DAG back, counting it twice
+        search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
+    found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress, deadline=search_deadline)
+    best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
+                             deadline=screen_deadline, fallback=fallback)
     before, best, form = compare_with_input(expr, polys, best)
     baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
                         horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
@@ -297,7 +312,8 @@ def optimize(expr, options: Options | None = None, *, progress=None, **changes) 
     )
 
 
-def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None) -> Shortlist:
+def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None,
+                  deadline: Deadline | None = None) -> Shortlist:
     """Stage 1: score the occurrence orders, run the preset's searches, keep the best orders.
 
     Every order is scored by the fast counter (Horner + CSE) through one
@@ -305,6 +321,10 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     direction, annealing starts from the best order found before it.  The
     shortlist keeps ``options.candidates`` orders with the greedy step, one
     without; each search gets its own seed derived from ``options.seed``.
+    The searches share the time up to ``deadline`` (default: ``time_limit``
+    seconds from now), each taking an equal part of what is left when it
+    starts (a search that stops early, its tree exhausted, leaves its time
+    to the next).
 
     Examples
     --------
@@ -316,25 +336,28 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     True
     """
     fixed = tuple(fixed)
+    deadline = Deadline(options.time_limit) if deadline is None else deadline
     counter = FastCounter(poly)
-    stages = []
+    plans: list = []  # each makes a Stage, given its time limit
     if options.iterations != 0 and poly.n_terms:
         if "mcts" in options.stages:
             directions = ("forward", "backward") if options.direction == "both" else (options.direction,)
-            stages += [_mcts_stage(poly, d, counter, fixed, options, progress) for d in directions]
+            plans += [partial(_mcts_stage, poly, d, counter, fixed, options, progress) for d in directions]
         if "anneal" in options.stages:
             problem = HornerOrderProblem(poly, counter=counter, fixed=fixed)
             if len(problem.variables) >= 2:
-                stages.append(_anneal_stage(problem, options, progress, refine="mcts" in options.stages))
+                plans.append(partial(_anneal_stage, problem, options, progress, refine="mcts" in options.stages))
+    # each search: an equal part of the time left when it starts, shared with those after it
+    stages = [plan(partial(deadline.share, len(plans) - i)) for i, plan in enumerate(plans)]
     keep = options.candidates if "greedy" in options.stages else 1
     return shortlist(counter.count, starts=[tuple(o) for o in baseline_orders(poly, fixed).values()],
                      stages=stages, keep=keep, seed=options.seed)
 
 
-def _mcts_stage(poly, direction: str, counter, fixed, options: Options, progress) -> Stage:
+def _mcts_stage(poly, direction: str, counter, fixed, options: Options, progress, time_limit) -> Stage:
     def run(book, seed):
         problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book)
-        return mcts(problem, iterations=options.iterations, time_limit=options.time_limit, cp=float(options.cp),
+        return mcts(problem, iterations=options.iterations, time_limit=time_limit(), cp=float(options.cp),
                     schedule=options.selection_schedule, seed=seed, repeats=options.repeats, progress=progress)
 
     input_operations = HornerOrderProblem(poly, counter=counter, fixed=fixed).input_operations
@@ -342,7 +365,7 @@ def _mcts_stage(poly, direction: str, counter, fixed, options: Options, progress
                  space=direction)
 
 
-def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, *, refine: bool) -> Stage:
+def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, time_limit, *, refine: bool) -> Stage:
     def run(book, seed):
         start, start_ops = book.leader()
         t_start, t_end = options.anneal_refine if refine else options.anneal_from_scratch
@@ -350,7 +373,7 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, *, re
         extra = math.ceil(max(len(free) - options.anneal_one_run_up_to, 0) / options.variables_per_restart)
         return anneal(lambda state: book(problem.scheme(state)), free, iterations=options.iterations,
                       t_start=t_start * start_ops, t_end=t_end * start_ops,
-                      restarts=max(options.repeats, 1 + extra), seed=seed, time_limit=options.time_limit,
+                      restarts=max(options.repeats, 1 + extra), seed=seed, time_limit=time_limit(),
                       progress=progress)
 
     return Stage("anneal", run, cost_of=int, space=problem.direction)  # skipped if MCTS saw every order there
@@ -358,15 +381,40 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, *, re
 
 @dataclass(frozen=True)
 class Candidate:
-    """An order built as a DAG: its column order, Horner + CSE count, final count and DAG."""
+    """An order built as a DAG: its column order, Horner + CSE count, final count, DAG and seconds taken."""
 
     order: list
     cse: OpCount
     after: OpCount
     dag: Dag
+    seconds: float = 0.0
 
 
-def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers: int = 0) -> Candidate:
+#: A candidate (its DAG, then one greedy pass) takes about this many times
+#: as long as building its DAG (2.1-2.3 on HEP(sigma) and a random 30,000-term
+#: input): what a time-limited call keeps back from the searches for them.
+CANDIDATE_COST = 3.0
+
+
+def _fallback(polys: list, joint: Polynomial, n_markers: int, options: Options) -> tuple[Candidate, float]:
+    """The occurrence order's Horner + CSE DAG (an answer in hand), and the seconds to keep for screening.
+
+    Building it times one DAG; the screening of :func:`screen_candidates`
+    is expected to take :data:`CANDIDATE_COST` times that per candidate
+    and per extra greedy pass.
+    """
+    start = time.perf_counter()
+    order = [j - n_markers for j in baseline_orders(joint, range(n_markers))["occurrence forward"]
+             if j >= n_markers]
+    dag = horner_dag(polys, order)
+    cse = dag.count()
+    seconds = time.perf_counter() - start
+    builds = options.candidates + options.greedy_rounds - 1 if "greedy" in options.stages else 1
+    return Candidate(order, cse, cse, dag, seconds), CANDIDATE_COST * seconds * builds
+
+
+def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers: int = 0,
+                      deadline: Deadline | None = None, fallback: Candidate | None = None) -> Candidate:
     """Stage 2: build each scheme's DAG, give it one greedy pass, keep the best; refine it.
 
     The winner (fewest operations after the pass, then after Horner + CSE)
@@ -374,22 +422,33 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
     greedy stage the first scheme's Horner + CSE DAG is the result.
     ``schemes`` hold the columns of the joint polynomial: the first
     ``n_markers`` (the output markers of several outputs) are dropped.
+
+    With a ``deadline`` the schemes are built best first while the time
+    left is longer than the last one took (the first: than building
+    ``fallback``'s DAG took, about), and the greedy passes stop at it;
+    ``fallback`` (a candidate in hand) is the answer if none is built.
     """
     use_greedy = "greedy" in options.stages
-    best: Candidate | None = None
+    deadline = Deadline(None) if deadline is None else deadline
+    best: Candidate | None = fallback
+    took = 0.0 if fallback is None else fallback.seconds
     for scheme in schemes:
+        if best is not None and deadline.bounded and deadline.remaining() < took:
+            break
+        start = time.perf_counter()
         order = [j - n_markers for j in scheme if j >= n_markers]
         dag = horner_dag(polys, order)
         cse = dag.count()
-        final = greedy_step(dag, rounds=1) if use_greedy else dag
+        final = greedy_step(dag, rounds=1, deadline=deadline) if use_greedy else dag
         after = final.count()
         if best is None or (after.total, cse.total) < (best.after.total, best.cse.total):
-            best = Candidate(order, cse, after, final)
+            best = Candidate(order, cse, after, final, time.perf_counter() - start)
+        took = time.perf_counter() - start
     if best is None:
         raise AssertionError("no candidate schemes to screen: the occurrence orders are always scored")
-    if use_greedy and options.greedy_rounds > 1:
-        dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1)
-        best = Candidate(best.order, best.cse, dag.count(), dag)
+    if use_greedy and options.greedy_rounds > 1 and not deadline.expired():
+        dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1, deadline=deadline)
+        best = Candidate(best.order, best.cse, dag.count(), dag, best.seconds)
     return best
 
 

@@ -100,8 +100,12 @@ class Options:
         drawn is in ``result.options["seed"]``); another integer gives
         another reproducible search.
     time_limit : float or None
-        Seconds per search run (direction, restart); a search returns its
-        best so far when it runs out (and on Ctrl-C).
+        Seconds for the whole call (:class:`~hornermcts.deadline.Deadline`):
+        the searches share the time the screening of their best orders
+        leaves them, the greedy passes stop when it runs out, and the best
+        result so far is returned (also on Ctrl-C).  What must run for any
+        answer (reading the input, one Horner DAG) runs to its end, so a
+        limit shorter than that is exceeded by it.
     greedy : bool or None
         Override the preset: ``False`` keeps Horner + CSE only (the setting
         of the SA-UCT paper's experiments), ``True`` adds the greedy step.
@@ -133,7 +137,7 @@ class Options:
     direction: str = _option("forward", "Horner scheme construction", choices=DIRECTIONS)
     repeats: int = _option(1, "independent restarts of each search")
     seed: int | None = _option(0, "random seed: the same result every run; another seed, another search")
-    time_limit: float | None = _option(None, "seconds per search; the best so far is kept", metavar="SECONDS")
+    time_limit: float | None = _option(None, "seconds for the whole run; the best so far is kept", metavar="SECONDS")
     greedy: bool | None = _option(None, "greedy step", cli=False)
     candidates: int = _option(5, "best distinct orders given a greedy pass")
     greedy_rounds: int = _option(3, "greedy passes given to the winning candidate")

@@ -80,12 +80,15 @@ def test_stdin(monkeypatch, capsys):
         (["optimize", "GOOD", "--time-limit", "0"], TEXT, "time_limit must be"),
         (["optimize", "GOOD", "--anneal-refine", "0.01", "0.1"], TEXT, "anneal_refine must be"),
         (["optimize", "GOOD", "-n", "5", "--emit", "fortran", "--precision", "compensated"], TEXT, "fortran"),
+        (["optimize", "BAD", "--emit", "c", "-o", "/nonexistent-dir/f.c"], "x +* y\n", "-o /nonexistent-dir/f.c: no "),
+        (["optimize", "GOOD", "--emit", "c", "-o", "OUTDIR"], TEXT, "is a directory"),
         (["samegame", "--random", "1", "--size", "0x5"], None, "width must be"),
         (["samegame", "BAD"], "1 2 x\n", "BAD"),
     ],
 )
 def test_errors_are_one_line_and_nonzero(argv, text, message, tmp_path, capsys):
     argv = [str(tmp_path / a) if a in ("MISSING", "BAD", "GOOD") else a for a in argv]
+    argv = [str(tmp_path) if a == "OUTDIR" else a for a in argv]  # -o checked before the file is read
     if text is not None:
         (tmp_path / argv[1].rsplit("/", 1)[-1]).write_text(text)
     assert main(argv) == 2

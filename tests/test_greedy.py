@@ -110,6 +110,24 @@ def test_float_coefficients_skip_the_greedy_step_and_stay_exact():
     assert sympy.expand(result.expression() - p.to_sympy()) == 0
 
 
+def test_greedy_stops_at_its_deadline_and_stays_exact():
+    """An expired deadline: no pass starts; the passes cut short keep what they did, exactly."""
+    from hornermcts.deadline import Deadline
+    from hornermcts.greedy import CLOCK_EVERY
+
+    poly = random_polynomial(8, 400, max_degree=5, seed=2)
+    dag = horner_dag(poly)
+    assert greedy(dag, deadline=Deadline(0.0)) is dag
+    nf = nary(dag)
+    nf.push_coefficients()
+    assert pair_greedy(nf, deadline=Deadline(0.0)) < CLOCK_EVERY
+    assert factorize(nf, deadline=Deadline(0.0)) < CLOCK_EVERY
+    cut = nf.to_dag()
+    point = {s: Fraction(k + 2, 7) for k, s in enumerate(poly.symbols)}
+    assert evaluate_dag(cut, point) == evaluate_dag(dag, point)
+    assert greedy(dag, deadline=Deadline(None)).count().total == greedy(dag).count().total
+
+
 def test_greedy_never_worse_and_returns_input_when_nothing_pays():
     p = Polynomial((x, y), [[1, 0], [0, 1]], [1, 1])
     dag = horner_dag(p)

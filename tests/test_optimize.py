@@ -10,7 +10,7 @@ import sympy
 import hornermcts
 from hornermcts.families import random_polynomial
 from hornermcts.fastcount import FastCounter
-from hornermcts.optimize import optimize
+from hornermcts.optimize import baseline_orders, optimize
 from hornermcts.domains.horner_orders import HornerOrderProblem
 from hornermcts.polynomial import Polynomial
 
@@ -99,6 +99,29 @@ def test_time_limit_returns_best_so_far():
     result = optimize(poly, preset="mcts", greedy=False, iterations=None, time_limit=0.2, seed=0)
     assert result.search[0].stopped == "time"
     assert result.cse.total <= min(result.baselines.values())  # the best so far: never worse than where it started
+
+
+def test_expired_deadline_returns_the_occurrence_order_exactly():
+    """No time left after the first DAG: the answer in hand (occurrence order, Horner + CSE), exact."""
+    from hornermcts.deadline import Deadline
+
+    poly = random_polynomial(6, 40, max_degree=4, seed=5)
+    result = optimize(poly, iterations=None, time_limit=1.0, deadline=Deadline(0.0), seed=0)
+    assert result.after.total == result.cse.total == result.baselines["occurrence forward"]
+    assert [str(s) for s in result.order] == [str(poly.symbols[j])
+                                             for j in baseline_orders(poly)["occurrence forward"]]
+    assert sympy.expand(result.expression() - poly.to_sympy()) == 0
+    assert all(s.elapsed < 0.5 for s in result.search)  # each search got the minimum share, not time_limit
+
+
+def test_time_limit_is_shared_by_the_searches():
+    """Two MCTS directions and annealing split one time limit; each ran, none took it all."""
+    poly = random_polynomial(9, 60, max_degree=4, seed=3)
+    result = optimize(poly, direction="both", iterations=None, time_limit=0.6, seed=0)
+    assert [type(s).__name__ for s in result.search] == ["MCTSResult", "MCTSResult", "AnnealResult"]
+    assert all(s.stopped == "time" for s in result.search)
+    assert result.search[0].elapsed < 0.45  # a third of what was left when it started, plus one iteration
+    assert sympy.expand(result.expression() - poly.to_sympy()) == 0
 
 
 def test_trivial_inputs():

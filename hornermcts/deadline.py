@@ -1,0 +1,74 @@
+"""The moment a whole call must end by: ``time_limit`` shared by every stage of :func:`~hornermcts.optimize`.
+
+A :class:`Deadline` is made once, when the call starts, from the caller's
+``time_limit`` in seconds (``None``: unbounded).  Each stage asks it how much
+time is left, takes its share, and stops at the deadline with the best it
+has; a stage that must finish to give any answer at all (parsing, the first
+Horner DAG) runs to its end.  The clock is :func:`time.perf_counter`, the
+one the searches use.
+
+Examples
+--------
+>>> d = Deadline(10.0)
+>>> 9.0 < d.remaining() <= 10.0, d.expired(), d.bounded
+(True, False, True)
+>>> 4.0 < d.share(2) <= 5.0
+True
+>>> Deadline(None).remaining(), Deadline(None).share(3), Deadline(None).expired()
+(inf, None, False)
+>>> 0.0 < d.before(4.0).remaining() <= 6.0
+True
+"""
+from __future__ import annotations
+
+import math
+import time
+
+__all__ = ["Deadline"]
+
+#: The shortest time a stage is given (seconds): a search gets at least this
+#: long, so that it scores something, even when the deadline has passed.
+MINIMUM_SHARE = 1e-3
+
+
+class Deadline:
+    """``time.perf_counter() + seconds`` (or no deadline), with the questions stages ask of it."""
+
+    __slots__ = ("at",)
+
+    def __init__(self, seconds: float | None, *, start: float | None = None) -> None:
+        if seconds is None:
+            self.at = math.inf
+        else:
+            self.at = (time.perf_counter() if start is None else start) + float(seconds)
+
+    @property
+    def bounded(self) -> bool:
+        """Whether there is a deadline at all."""
+        return self.at != math.inf
+
+    def remaining(self) -> float:
+        """Seconds left (``inf`` when unbounded, never negative)."""
+        return max(self.at - time.perf_counter(), 0.0) if self.bounded else math.inf
+
+    def expired(self) -> bool:
+        """Whether the deadline has passed."""
+        return time.perf_counter() >= self.at
+
+    def share(self, parts: int) -> float | None:
+        """A time limit for the next of ``parts`` stages that split what is left (``None``: unbounded).
+
+        At least :data:`MINIMUM_SHARE`, so a late stage still runs briefly.
+        """
+        if not self.bounded:
+            return None
+        return max(self.remaining() / max(parts, 1), MINIMUM_SHARE)
+
+    def before(self, reserve: float) -> "Deadline":
+        """A deadline ``reserve`` seconds earlier (for the stages that come first)."""
+        earlier = Deadline(None)
+        earlier.at = self.at - reserve
+        return earlier
+
+    def __repr__(self) -> str:
+        return "Deadline(None)" if not self.bounded else f"Deadline({self.remaining():.3f} s left)"
