@@ -105,6 +105,7 @@ def main(argv=None) -> int:
         if not getattr(args, "_run", None):
             parser.print_help()
             return 2
+        args._started = STARTED  # this module's: under ``python -m`` it is __main__, not hornermcts.cli
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
         print("hornermcts: interrupted", file=sys.stderr)

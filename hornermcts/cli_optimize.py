@@ -131,14 +131,13 @@ def _prepare_kernels(poly, status) -> None:
 
 def run(args: argparse.Namespace) -> int:
     line = StatusLine(sys.stderr) if shows_status(args) else None
-    from .cli import STARTED
     from .deadline import Deadline
     from .optimize import optimize
     from .options import from_arguments
 
     options = from_arguments(args)  # checked before the input is read
     _check_output(args.output)
-    deadline = Deadline(options.time_limit, start=STARTED)
+    deadline = Deadline(options.time_limit, start=getattr(args, "_started", None))  # the command's start
     try:
         if line is not None:
             line(f"reading {'standard input' if args.file == '-' else args.file} ...")

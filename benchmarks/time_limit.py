@@ -1,0 +1,113 @@
+"""Does ``time_limit`` bound the whole call? Wall time of ``optimize`` and of the command against the limit.
+
+One command::
+
+    python benchmarks/time_limit.py [--limits 2,5,15] [--out benchmarks/results/time_limit.txt]
+
+For each input (HEP(sigma) from ``../shared/expressions``, res(7,6), a random
+30,000-term polynomial in 20 variables, and a 3-variable input whose search
+tree is exhausted at a few nodes) and each limit it measures, in one run on
+this machine:
+
+* ``api``: ``optimize(poly, time_limit=T, iterations=None)`` in this process
+  (the input already parsed), wall seconds of the call;
+* ``cli``: ``hornermcts optimize FILE --time-limit T -n 100000000`` as a
+  subprocess, wall seconds of the command (Python's start, imports, reading
+  the file and writing the summary included);
+* ``cli+c``: the same with ``--emit c -o FILE``.
+
+It prints wall/limit per case and each path's *floor*, the wall time with
+``--time-limit 0.001`` (what must run for any answer: starting, reading the
+input, one Horner DAG, writing the code), and writes the table to ``--out``.
+Issue 14 asks for wall <= 1.1 x the limit; the check is wall <= 1.1 x
+max(limit, floor), and the table marks each case ``ok`` or ``OVER``.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from hornermcts import optimize
+from hornermcts.families import load, random_polynomial
+from hornermcts.parse import read_file
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "expressions"
+COMMAND = [sys.executable, "-m", "hornermcts.cli", "optimize"]
+MINIMUM = 0.001  # a limit every input exceeds: its wall time is the floor
+
+
+def _inputs(folder: Path) -> dict[str, Path]:
+    """The input files, written to ``folder`` where they are generated (FORM syntax)."""
+    files = {"hep_sigma": SHARED / "hep_sigma.txt"}
+    for name, poly in (("res(7,6)", load("res(7,6)")),
+                       ("random 30000x20", random_polynomial(20, 30000, max_degree=6, seed=0)),
+                       ("exhausted 3 vars", random_polynomial(3, 12, max_degree=3, seed=1))):
+        path = folder / (name.replace(" ", "_").replace("(", "").replace(")", "").replace(",", "_") + ".txt")
+        path.write_text(str(poly.to_sympy()).replace("**", "^") + "\n")
+        files[name] = path
+    return files
+
+
+def _api_seconds(poly, limit: float) -> float:
+    start = time.perf_counter()
+    optimize(poly, time_limit=limit, iterations=None, progress=None)
+    return time.perf_counter() - start
+
+
+def _cell(wall: float, limit: float, floor: float) -> str:
+    """``wall (wall/limit) ok|OVER``: within 10% of the limit, or of the floor when that is longer."""
+    verdict = "ok" if wall <= 1.1 * max(limit, floor) else "OVER"
+    return f"{wall:6.2f} ({wall / limit:.2f}x) {verdict}"
+
+
+def _command_seconds(args: list[str]) -> float:
+    start = time.perf_counter()
+    proc = subprocess.run(COMMAND + args, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(args)} failed: {proc.stderr.strip()}")
+    return seconds
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--limits", default="2,5,15", help="time limits in seconds, comma-separated")
+    parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "time_limit.txt"))
+    args = parser.parse_args(argv)
+    limits = [float(t) for t in args.limits.split(",")]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for name, path in _inputs(folder).items():
+            poly = read_file(path)
+            emit = ["--emit", "c", "-o", str(folder / "f.c")]
+            floors = (_api_seconds(poly, MINIMUM), _command_seconds([str(path), "--time-limit", str(MINIMUM)]),
+                      _command_seconds([str(path), "--time-limit", str(MINIMUM)] + emit))
+            print(f"{name}: {poly.n_terms} terms, {poly.n_vars} variables; floors (api, cli, cli+c) "
+                  + ", ".join(f"{f:.2f}" for f in floors) + " s", flush=True)
+            for limit in limits:
+                walls = (_api_seconds(poly, limit),
+                         _command_seconds([str(path), "--time-limit", str(limit), "-n", "100000000"]),
+                         _command_seconds([str(path), "--time-limit", str(limit), "-n", "100000000"] + emit))
+                cells = [_cell(wall, limit, floor) for wall, floor in zip(walls, floors)]
+                rows.append((name, poly.n_terms, limit, cells))
+                print(f"  limit {limit:5.1f} s: api {cells[0]}  cli {cells[1]}  cli+c {cells[2]}", flush=True)
+    lines = ["# time_limit bounds the whole call: wall seconds, wall / limit, and ok when wall <= 1.1 x max(limit,",
+             f"# floor); floor = the wall time at a limit of {MINIMUM} s.  One run on this machine.",
+             "# api: optimize(poly, time_limit=T, iterations=None), input parsed; cli: hornermcts optimize FILE",
+             "# --time-limit T -n 100000000 (process start to exit); cli+c: with --emit c -o FILE",
+             f"{'input':<18} {'terms':>6} {'limit':>6}  {'api':<26}{'cli':<26}{'cli+c':<26}"]
+    for name, terms, limit, cells in rows:
+        lines.append(f"{name:<18} {terms:>6} {limit:>6.1f}  " + "".join(f"{c:<26}" for c in cells))
+    Path(args.out).write_text("\n".join(lines) + "\n")
+    print(f"written {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
