@@ -257,6 +257,15 @@ class Dag:
     nodes: list = field(default_factory=lambda: [One()])
     roots: list = field(default_factory=lambda: [(0, ONE)])
     _index: dict = field(default_factory=dict, repr=False)
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def _remembered(self, what: str, make):
+        """``make()``, remembered until the DAG changes (nodes are only ever appended; outputs may be reset)."""
+        key = (len(self.nodes), tuple(self.roots))
+        hit = self._memo.get(what)
+        if hit is None or hit[0] != key:
+            hit = self._memo[what] = (key, make())
+        return hit[1]
 
     @property
     def root(self) -> tuple:
@@ -386,11 +395,15 @@ class Dag:
         computed by :func:`power_plan`: the count of :meth:`delivered`, the
         form every emitted artifact is written from; ``shared=False`` counts
         the plain Horner form, every occurrence of a subexpression again.
+        Remembered until the DAG changes.
         """
+        return self._remembered(f"count shared={shared}", lambda: self._count(shared))
+
+    def _count(self, shared: bool) -> OpCount:
         if shared:
             walk = self.walk()
             scaled = self._scaled_uses(walk)
-            delivered = self._delivered(walk, scaled)
+            delivered = self._remembered("delivered", lambda: self._delivered(walk, scaled))
             if delivered is not self:
                 return delivered.count()
         pieces = self.pieces_count()
@@ -454,6 +467,9 @@ class Dag:
         >>> out.nodes[3], out.nodes[4], out.count() == dag.count()      # z, and 2*z computed once
         (Pow(1, 1), Scale(2, 3), True)
         """
+        return self._remembered("delivered", self._delivered_now)
+
+    def _delivered_now(self) -> "Dag":
         walk = self.walk()
         return self._delivered(walk, self._scaled_uses(walk))
 
