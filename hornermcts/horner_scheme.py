@@ -162,14 +162,20 @@ def _build_polynomial(dag: Dag, poly, perm, use_content: bool) -> tuple:
 
 def _build(dag: Dag, terms, depth: int, perm, use_content: bool):
     n_vars = len(perm)
-    while depth < n_vars and all(row[depth] == 0 for row, _ in terms):
-        depth += 1
-    if depth == n_vars:
-        (_, c), = terms
-        return (c, ONE)
-    groups: dict[int, list] = {}
-    for term in terms:
-        groups.setdefault(term[0][depth], []).append(term)
+    if len(terms) == 1:  # one monomial: its powers innermost first, as the recursion below would nest them
+        (row, c), = terms
+        node = ONE
+        for d in range(n_vars - 1, depth - 1, -1):
+            if row[d]:
+                node = dag.mul(dag.power(perm[d], row[d]), node)
+        return (c, node)
+    while True:
+        groups: dict[int, list] = {}
+        for term in terms:
+            groups.setdefault(term[0][depth], []).append(term)
+        if len(groups) > 1 or 0 not in groups:
+            break
+        depth += 1  # every term lacks this variable (two distinct terms differ further in)
     powers = sorted(groups)
     values = [_build(dag, groups[k], depth + 1, perm, use_content) for k in powers]
     var = perm[depth]
