@@ -261,11 +261,15 @@ class Dag:
 
     def _remembered(self, what: str, make):
         """``make()``, remembered until the DAG changes (nodes are only ever appended; outputs may be reset)."""
-        key = (len(self.nodes), tuple(self.roots))
         hit = self._memo.get(what)
-        if hit is None or hit[0] != key:
-            hit = self._memo[what] = (key, make())
+        if hit is None or hit[0] != (len(self.nodes), tuple(self.roots)):
+            return self._remember(what, make())
         return hit[1]
+
+    def _remember(self, what: str, value):
+        """Remember ``value`` as ``what`` of the DAG as it is now; return it."""
+        self._memo[what] = ((len(self.nodes), tuple(self.roots)), value)
+        return value
 
     @property
     def root(self) -> tuple:
@@ -397,26 +401,31 @@ class Dag:
         the plain Horner form, every occurrence of a subexpression again.
         Remembered until the DAG changes.
         """
-        return self._remembered(f"count shared={shared}", lambda: self._count(shared))
+        if not shared:
+            return self._remembered("tree count", self._tree_count)
+        out = self.delivered()  # which counts itself on the way when it is delivered already
+        return out._remembered("count", out._shared_count)
 
-    def _count(self, shared: bool) -> OpCount:
-        if shared:
+    def _shared_count(self, walk=None, scaled=None) -> OpCount:
+        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk and scaled uses if known."""
+        if walk is None:
             walk = self.walk()
             scaled = self._scaled_uses(walk)
-            delivered = self._remembered("delivered", lambda: self._delivered(walk, scaled))
-            if delivered is not self:
-                return delivered.count()
         pieces = self.pieces_count()
         adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
-        if shared:
-            for _, node in walk:
-                if isinstance(node, Add):
-                    adds += 1
-                elif isinstance(node, Mul):
-                    mults += 1
-            mults += len(scaled)  # scale nodes included
-            pows += sum(len(power_plan(ns)) for ns in self._powers(walk).values())
-            return OpCount(adds, mults, pows)
+        for _, node in walk:
+            if isinstance(node, Add):
+                adds += 1
+            elif isinstance(node, Mul):
+                mults += 1
+        mults += len(scaled)  # scale nodes included
+        pows += sum(len(power_plan(ns)) for ns in self._powers(walk).values())
+        return OpCount(adds, mults, pows)
+
+    def _tree_count(self) -> OpCount:
+        """``count(shared=False)``: the plain Horner form, every occurrence of a subexpression again."""
+        pieces = self.pieces_count()
+        adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
         mults += sum(1 for c, root in self.roots if _is_scaled(c, root))
         for node_id, times in enumerate(self.tree_multiplicity()):
             if not times:
@@ -471,12 +480,14 @@ class Dag:
 
     def _delivered_now(self) -> "Dag":
         walk = self.walk()
-        return self._delivered(walk, self._scaled_uses(walk))
+        scaled = self._scaled_uses(walk)
+        if all(n == 1 for n in scaled.values()):
+            self._remember("count", self._shared_count(walk, scaled))  # the walk is at hand: count now
+            return self
+        return self._delivered(walk, scaled)
 
     def _delivered(self, walk, seen: Counter) -> "Dag":
-        """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses`."""
-        if all(n == 1 for n in seen.values()):
-            return self
+        """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses` (some used twice or more)."""
         out = Dag(self.symbols, dict(self.opaque))
         new = {ONE: ONE}
 
