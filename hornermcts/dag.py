@@ -473,8 +473,10 @@ class Dag:
         >>> w, x, y, z = sympy.symbols("w x y z")
         >>> dag = horner_dag(from_sympy(x*(y + 2*z) + w + 2*z), ["x"])   # 2*z in two sums
         >>> out = dag.delivered()
-        >>> out.nodes[3], out.nodes[4], out.count() == dag.count()      # z, and 2*z computed once
-        (Pow(1, 1), Scale(2, 3), True)
+        >>> out.nodes[2], out.nodes[-1], out.count() == dag.count()      # z, and 2*z computed once
+        (Pow(1, 1), Scale(2, 2), True)
+        >>> dag.nodes[3], out.nodes[3]                                   # w + 2*z, at its id: w + s
+        (Add((1, 1), (2, 2)), Add((1, 1), (1, 9)))
         """
         return self._remembered("delivered", self._delivered_now)
 
@@ -487,7 +489,38 @@ class Dag:
         return self._delivered(walk, scaled)
 
     def _delivered(self, walk, seen: Counter) -> "Dag":
-        """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses` (some used twice or more)."""
+        """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses` (some used twice or more).
+
+        A copy that shares the nodes: each sum with a shared scaled operand is
+        replaced, at its id, by the sum of the scale node; the users keep
+        their ids.  When a replaced sum equals one that exists (they must be
+        merged, and their users may merge in turn), every node is rebuilt
+        instead (:meth:`_rebuilt`).
+        """
+        out = Dag(self.symbols, dict(self.opaque), list(self.nodes), list(self.roots), dict(self._index))
+        index = out._index
+
+        def value(c, node: int) -> tuple:
+            if _is_scaled(c, node) and seen[abs(c), node] > 1:
+                return (1 if c > 0 else -1), out._intern((Scale.tag, abs(c), node), Scale)
+            return c, node
+
+        for node_id, node in walk:
+            if isinstance(node, Add):
+                (c1, a), (c2, b) = node.operands
+                v1, v2 = value(c1, a), value(c2, b)
+                if v1 != (c1, a) or v2 != (c2, b):
+                    key = (Add.tag, v1, v2)
+                    if key in index:
+                        return self._rebuilt(walk, seen)
+                    del index[node]
+                    out.nodes[node_id] = replaced = tuple.__new__(Add, key)
+                    index[replaced] = node_id
+        out.roots = [value(c, node) for c, node in self.roots]
+        return out.delivered()
+
+    def _rebuilt(self, walk, seen: Counter) -> "Dag":
+        """:meth:`delivered` by building every node anew (merged sums merge their users)."""
         out = Dag(self.symbols, dict(self.opaque))
         new = {ONE: ONE}
 
