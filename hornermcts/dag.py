@@ -309,6 +309,27 @@ class Dag:
             return a
         return self._intern((Mul.tag, a, b) if a <= b else (Mul.tag, b, a), Mul)
 
+    def monomial(self, factors, node: int = ONE) -> int:
+        """Node of ``node`` times the powers ``factors`` = ``[(var, n), ...]``, innermost (first applied) first.
+
+        The same nodes as ``mul(power(var, n), node)`` applied factor by
+        factor; the builders' hot loop (a Horner scheme ends every term in a
+        chain of them), with the lookups inlined.
+        """
+        index, pow_tag, mul_tag = self._index, Pow.tag, Mul.tag
+        for var, n in factors:
+            key = (pow_tag, var, n)
+            p = index.get(key)
+            if p is None:
+                p = self._intern(key, Pow)
+            if node == ONE:
+                node = p
+                continue
+            key = (mul_tag, p, node) if p <= node else (mul_tag, node, p)
+            found = index.get(key)
+            node = self._intern(key, Mul) if found is None else found
+        return node
+
     def scale(self, c, a: int) -> tuple:
         """Value ``c*a`` as ``(sign, scale node)``, or ``(c, a)`` when ``c`` is +-1 or 0 or ``a`` the constant."""
         if c == 0 or a == ONE or _is_unit(c):

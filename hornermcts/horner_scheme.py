@@ -164,11 +164,7 @@ def _build(dag: Dag, terms, depth: int, perm, use_content: bool):
     n_vars = len(perm)
     if len(terms) == 1:  # one monomial: its powers innermost first, as the recursion below would nest them
         (row, c), = terms
-        node = ONE
-        for d in range(n_vars - 1, depth - 1, -1):
-            if row[d]:
-                node = dag.mul(dag.power(perm[d], row[d]), node)
-        return (c, node)
+        return (c, dag.monomial([(perm[d], row[d]) for d in range(n_vars - 1, depth - 1, -1) if row[d]]))
     while True:
         groups: dict[int, list] = {}
         for term in terms:
