@@ -46,8 +46,9 @@ from .literals import literal
 MAX_INLINE = 8
 
 # Names the generated code uses itself, keywords of the four languages and the
-# math functions the printers call: never used for a variable or temporary.
-_RESERVED = frozenset(
+# math functions the printers call: never used for a variable or temporary
+# (compared ignoring case, as Fortran does).
+_RESERVED = frozenset(name.lower() for name in
     """
     x xs out n i k r t v wp shape float len range TypeError ValueError c_double c_long
     c_long_double iso_c_binding
@@ -61,7 +62,53 @@ _RESERVED = frozenset(
     hm_vec hm_splat hm_lanes
     dd_t dd_pair dd_two_sum dd_two_prod dd_add dd_add_d dd_mul dd_mul_d dd_neg dd_round dd_input
     """.split()
-) | frozenset(k.lower() for k in keyword.kwlist)
+    # C: the macros and functions of <math.h>, <stddef.h>, <stdio.h>, <errno.h> and <complex.h>
+    # (a variable of that name would be replaced by a number, or hide the function), and the
+    # macros GCC predefines outside strict ISO mode
+    + """
+    M_E M_LOG2E M_LOG10E M_LN2 M_LN10 M_PI M_PI_2 M_PI_4 M_1_PI M_2_PI M_2_SQRTPI M_SQRT2 M_SQRT1_2
+    NAN INFINITY HUGE_VAL HUGE_VALF HUGE_VALL FP_NAN FP_INFINITE FP_ZERO FP_SUBNORMAL FP_NORMAL
+    FP_FAST_FMA FP_FAST_FMAF FP_FAST_FMAL FP_ILOGB0 FP_ILOGBNAN MATH_ERRNO MATH_ERREXCEPT math_errhandling
+    NULL EOF errno EDOM ERANGE EILSEQ I _Complex_I _Imaginary_I assert offsetof
+    linux unix i386 __linux__ __unix__
+    isnan isinf isfinite isnormal signbit fpclassify isgreater isgreaterequal isless islessequal
+    islessgreater isunordered
+    acosh asinh atanh cbrt copysign erfc exp2 expm1 fdim fma fmax fmin frexp ilogb ldexp lgamma
+    llrint llround log10 log1p log2 logb lrint lround modf nan nearbyint nextafter nexttoward
+    remainder remquo rint round scalbln scalbn tgamma trunc
+    """.split()
+    # Python and NumPy: the builtins a generated module could reach, the module names it imports
+    + """
+    np numpy mpmath Fraction tuple list dict set print len abs min max sum pow round divmod
+    isinstance float int complex object type super globals locals vars eval exec compile open
+    __import__ __builtins__ __name__ __doc__ __file__
+    """.split()
+    # Fortran: intrinsic procedures the printers call (case is ignored there)
+    + """
+    dble real sngl aimag conjg cmplx dabs dsqrt dexp dlog dsin dcos dtan datan sign mod modulo
+    kind selected_real_kind epsilon huge tiny
+    """.split()
+    + keyword.kwlist
+)
+
+
+def shown(text) -> str:
+    r"""``text`` as it may stand in a generated comment or docstring of any language.
+
+    Control characters, newlines and non-ASCII characters become Python
+    escapes (``\n``, ``\x1b``, ``\xe9``), a backslash is doubled, and the
+    delimiters that would end a comment or docstring are broken up: ``*/``
+    (C) and every ``"`` (Python's triple quotes).  A Fortran ``!`` comment
+    ends only at a newline, which is escaped.  The result is printable ASCII
+    on one line.
+
+    >>> print(shown('a"; import os'))
+    a\"; import os
+    >>> print(shown("x*/y\nz\u00e9"))
+    x* /y\nz\xe9
+    """
+    out = str(text).encode("unicode_escape").decode("ascii")
+    return out.replace('"', '\\"').replace("*/", "* /")
 
 
 def as_dags(obj) -> list[Dag]:
@@ -307,14 +354,14 @@ class Program:
         """One line per input: ``template.format(index=, index1=, name=)``, with its local name if another."""
         out = []
         for k, (s, loc) in enumerate(self.inputs):
-            line = template.format(index=k, index1=k + 1, name=s)
+            line = template.format(index=k, index1=k + 1, name=shown(s))
             if str(loc) != str(s):
                 line += f"   (local name {loc})"
             out.append(line)
         return out
 
     def piece_lines(self) -> list[str]:
-        return [f"{loc} = {expr}" for loc, expr in self.pieces]
+        return [shown(f"{loc} = {expr}") for loc, expr in self.pieces]
 
     def last_uses(self) -> dict[int, list]:
         """``{statement index: [temporaries last read there]}`` (outputs read at the end)."""
