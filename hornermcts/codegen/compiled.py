@@ -1,9 +1,20 @@
 """C code compiled to a shared library and loaded with ctypes: :func:`compile`, :class:`CompiledPolynomial`.
 
 Libraries are cached by a hash of the source, the compiler and the flags
-(in ``$HORNERMCTS_CACHE``, default ``~/.cache/hornermcts``).  The module is
-not called ``compile``: that name is the function, re-exported by
-:mod:`hornermcts.codegen`.
+(in ``$HORNERMCTS_CACHE``, else ``$XDG_CACHE_HOME/hornermcts``, default
+``~/.cache/hornermcts``).  The module is not called ``compile``: that name
+is the function, re-exported by :mod:`hornermcts.codegen`.
+
+The cache is private.  Loading a library runs its code, so a library is
+loaded from the cache only if another user could not have put it there: the
+directory (created ``0700``) must be a real directory owned by this user and
+not writable by group or others, and the library a regular file owned by
+this user and not writable by them either (``lstat``: symbolic links are
+refused).  Content hashes would not help: whoever can write the library can
+write its hash beside it.  A cache that fails these checks (another owner,
+``0777``, a file or a link in its place, not writable) is not used: the
+library is compiled in a fresh private temporary directory instead, with a
+warning; :func:`compile` never fails because of its cache.
 """
 from __future__ import annotations
 
@@ -15,9 +26,11 @@ import os
 import platform
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 import threading
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -77,6 +90,39 @@ def _cache_dir() -> Path:
         return Path(env)
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "hornermcts"
+
+
+def _unsafe(path: Path, kind: str) -> str | None:
+    """Why ``path`` must not be trusted (a ``kind``: ``"directory"`` or ``"file"``), or None if it is ours alone."""
+    info = path.lstat()
+    if stat.S_ISLNK(info.st_mode):
+        return "a symbolic link"
+    if kind == "directory" and not stat.S_ISDIR(info.st_mode):
+        return "not a directory"
+    if kind == "file" and not stat.S_ISREG(info.st_mode):
+        return "not a regular file"
+    if hasattr(os, "getuid") and info.st_uid != os.getuid():
+        return f"owned by another user (uid {info.st_uid})"
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        return "writable by other users"
+    return None
+
+
+def _private_cache() -> Path | None:
+    """The cache directory, created ``0700`` if missing, or None (with a warning) when it is not safe to use."""
+    directory = _cache_dir()
+    try:
+        directory.mkdir(mode=0o700, parents=True, exist_ok=True)
+        problem = _unsafe(directory, "directory")
+        if problem is None and not os.access(directory, os.W_OK | os.X_OK):
+            problem = "not writable"
+    except OSError as err:
+        problem = err.strerror or str(err)
+    if problem is None:
+        return directory
+    warnings.warn(f"hornermcts: the compile cache {directory} is not used ({problem}); compiling in a private "
+                  f"temporary directory (set HORNERMCTS_CACHE to a directory of your own)", stacklevel=3)
+    return None
 
 
 class CompiledPolynomial:
@@ -261,7 +307,9 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     cache : bool, default True
         Keep the library in ``$HORNERMCTS_CACHE`` (default
         ``~/.cache/hornermcts``), named by a hash of the source, compiler and
-        flags, and reuse it; False compiles into a temporary directory.
+        flags, and reuse it; False compiles into a temporary directory.  A
+        cache directory or library another user could have written is not
+        used (see the module docstring): a warning, and a temporary directory.
 
     Returns
     -------
@@ -312,17 +360,18 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
         raise RuntimeError(f"no C compiler: {compiler!r} is not on PATH (install gcc or set $CC)")
     native = any(f.startswith(("-march=native", "-mcpu=native", "-mtune=native")) for f in flags)
     key = hashlib.sha256("\0".join([source, exe, *flags, _cpu() if native else ""]).encode()).hexdigest()[:24]
-    directory = scratch = None
-    if cache:
-        directory = _cache_dir()
-        try:
-            directory.mkdir(parents=True, exist_ok=True)
-        except OSError:  # no writable cache: compile as if cache=False
-            directory = None
+    directory = _private_cache() if cache else None
+    scratch = None
     if directory is None:
-        scratch = tempfile.TemporaryDirectory(prefix="hornermcts-")
+        scratch = tempfile.TemporaryDirectory(prefix="hornermcts-")  # mkdtemp: 0700, ours
         directory = Path(scratch.name)
     library = directory / f"{name}-{key}.so"
+    if library.exists() or library.is_symlink():
+        problem = _unsafe(library, "file")
+        if problem is not None:
+            warnings.warn(f"hornermcts: {library} is not loaded ({problem}); compiling it anew", stacklevel=2)
+            scratch = tempfile.TemporaryDirectory(prefix="hornermcts-")
+            library = Path(scratch.name) / library.name
     if not library.exists():
         with tempfile.TemporaryDirectory(dir=directory) as tmp:
             src = Path(tmp) / f"{name}.c"
