@@ -30,7 +30,8 @@ def _plant(folder, name):
     """A library named ``name`` in ``folder`` whose ``f`` returns 666 (what an attacker would plant)."""
     src = folder / "evil.c"
     src.write_text("double f(const double *x) { return 666.0; }\n"
-                   "void f_batch(const double *xs, double *out, long n) { for (long i = 0; i < n; i++) out[i] = 666.0; }\n")
+                   "void f_batch(const double *xs, double *out, long n)\n"
+                   "{ for (long i = 0; i < n; i++) out[i] = 666.0; }\n")
     subprocess.run(["cc", "-shared", "-fPIC", "-o", str(folder / name), str(src)], check=True)
     src.unlink()
 
