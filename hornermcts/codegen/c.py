@@ -166,6 +166,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         raise OptionError(f"block={block!r}: blocked code is written for precision 'double' with a block of "
                           f"{', '.join(map(str, BLOCK_SIZES))} points (got precision {precision!r})")
     prog = Program(obj, name, args)
+    prog.refuse_complex("C")
     compensated = precision == COMPENSATED
     printer = _CPrinter("double" if compensated else precision)
     ctype = "long double" if precision == "long double" else "double"

@@ -74,6 +74,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     """
     check_precision(precision, "fortran")
     prog = Program(obj, name, args)
+    prog.refuse_complex("Fortran")
     printer = _FortranPrinter(precision)
     kind = "c_double" if precision == "double" else "c_long_double"
     nv = max(prog.n_vars, 1)

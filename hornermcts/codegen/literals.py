@@ -22,13 +22,26 @@ from fractions import Fraction
 import sympy
 
 from ..coefficients import to_python
+from ..errors import OptionError
+
+
+#: Digits beyond which a literal's name holds the value in hexadecimal (Python
+#: refuses to convert an int of more than 4300 decimal digits to text).
+_DECIMAL_DIGITS = 4000
 
 
 class Literal(sympy.Symbol):
-    """An exact coefficient, printed as a literal of the target language and precision."""
+    """An exact coefficient, printed as a literal of the target language and precision.
+
+    Its name is the value, ``p/q`` in decimal, or in hexadecimal
+    (``0x...``) when a part is too long for Python's int-to-text limit.
+    """
 
     @property
     def value(self) -> Fraction:
+        if self.name.startswith("0x"):
+            p, _, q = self.name.partition("/")
+            return Fraction(int(p, 16), int(q, 16) if q else 1)
         return Fraction(self.name)
 
 
@@ -53,8 +66,20 @@ def fraction(c) -> Fraction:
 
 
 def literal(c) -> Literal:
-    """The literal of ``|c|`` (signs are written by the enclosing expression)."""
-    return Literal(str(abs(fraction(c))))
+    """The literal of ``|c|`` (signs are written by the enclosing expression).
+
+    >>> literal(sympy.Rational(-7, 3)).value, literal(7**6000).name[:6], literal(7**6000).value == 7**6000
+    (Fraction(7, 3), '0x1180', True)
+    """
+    value = abs(fraction(c))
+    if max(value.numerator.bit_length(), value.denominator.bit_length()) < _DECIMAL_DIGITS * 3.32:
+        return Literal(str(value))
+    return Literal(f"{value.numerator:#x}/{value.denominator:#x}")
+
+
+def magnitude(value: Fraction) -> str:
+    """``about 10^k``, for a number too large to print (a message names it so)."""
+    return f"about 10^{round((value.numerator.bit_length() - value.denominator.bit_length()) * 0.30103)}"
 
 
 def numeric_constants(expr):
@@ -78,6 +103,9 @@ def _float_literal(value: Fraction, precision: str) -> tuple[str, str]:
     exact = 2**53 if precision == "double" else 2**64
     if q == 1 and p <= exact:
         return f"{p}.0", "int"
+    if p.bit_length() - q.bit_length() > (1024 if precision == "double" else 16384):
+        raise OptionError(f"a coefficient, {magnitude(value)}, is beyond the range of {precision} "
+                          f"(evaluate in another precision, or scale the variables)")
     if precision == "double":
         return repr(float(value)), "dec"
     if p <= exact and q <= exact:
@@ -107,4 +135,4 @@ def python_literal(value: Fraction) -> str:
     """A Python literal of ``value``: an int when the double is exact, else the nearest float."""
     if value.denominator == 1 and value.numerator <= 2**53:
         return str(value.numerator)
-    return repr(float(value))
+    return _float_literal(value, "double")[0]

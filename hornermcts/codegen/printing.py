@@ -22,5 +22,6 @@ def printed(printer, node, expr=None, **options):
         return printer.doprint(node, **options)
     except Exception as err:  # the printers raise bare PrintMethodNotImplementedError & co.
         first = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise OptionError(f"cannot print {node if expr is None else expr} as {printer.language_name} code: "
-                         f"{first}") from err
+        what = str(node if expr is None else expr)
+        what = what if len(what) <= 120 else what[:100] + " ..."
+        raise OptionError(f"cannot print {what} as {printer.language_name} code: {first}") from err

@@ -360,6 +360,25 @@ class Program:
             out.append(line)
         return out
 
+    def refuse_complex(self, language: str) -> None:
+        """An OptionError naming the complex constants among the pieces (``I``, ``sqrt(-2)``): the code is real.
+
+        >>> import sympy
+        >>> from hornermcts.horner_scheme import horner_dag
+        >>> from hornermcts.parse import as_polynomial
+        >>> x = sympy.Symbol("x")
+        >>> Program(horner_dag(as_polynomial(5*sympy.I*x + 6)), "f").refuse_complex("C")
+        Traceback (most recent call last):
+        ...
+        hornermcts.errors.OptionError: cannot write C code for the complex value(s) I: ...
+        """
+        found = [expr for _, expr in self.pieces if expr.has(sympy.I) or expr.is_extended_real is False]
+        if found:
+            raise OptionError(f"cannot write {language} code for the complex value(s) "
+                              f"{shown(', '.join(map(str, found)))}: it computes in real arithmetic (to_python's "
+                              f"plain Python code computes in complex arithmetic; or optimize the real and imaginary "
+                              f"parts as two outputs)")
+
     def piece_lines(self) -> list[str]:
         return [shown(f"{loc} = {expr}") for loc, expr in self.pieces]
 

@@ -43,6 +43,8 @@ def python_program(obj, name: str, precision: str, args, language: str) -> Progr
     """The program of a Python-like ``language``, in double-double arithmetic when ``precision`` is compensated."""
     check_precision(precision, language)
     prog = Program(obj, name, args)
+    if language != "python" or precision == COMPENSATED:
+        prog.refuse_complex("compensated Python" if language == "python" else "NumPy")
     if precision == COMPENSATED:
         compensate(prog)
     return prog

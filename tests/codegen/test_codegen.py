@@ -607,3 +607,30 @@ def test_args_errors_name_the_problem():
         codegen.to_python(result, args=[x, y, z, "x"])
     with pytest.raises(TypeError, match="symbols or their names"):
         codegen.to_numpy(result, args=[x, y, z + 1])
+
+
+def test_coefficients_beyond_pythons_int_to_text_limit():
+    """A 5,000-digit rational coefficient is written correctly rounded; one beyond double's range is refused."""
+    big = sympy.Integer(7) ** 6000
+    expr = (big + 1) / (big - 1) * x * y + sympy.Rational(1, 3) * y + x
+    result = optimize(expr, iterations=5, seed=0)
+    exact = float(expr.subs({x: 2, y: 3}))
+    assert codegen.load_python(codegen.to_python(result))([2.0, 3.0]) == pytest.approx(exact, rel=1e-15)
+    assert codegen.load_python(codegen.to_numpy(result))(2.0, 3.0) == pytest.approx(exact, rel=1e-15)
+    assert "L" in codegen.to_c(result, precision="long double")
+    if shutil.which("cc"):
+        assert codegen.compile(result, cache=False)([2.0, 3.0]) == pytest.approx(exact, rel=1e-15)
+    huge = optimize(big * x * y + x, iterations=5, seed=0)
+    for language in ("c", "python", "numpy", "fortran"):
+        with pytest.raises(ValueError, match=r"about 10\^5071, is beyond the range of double") as err:
+            codegen.emit(huge, language)
+        assert "\n" not in str(err.value) and len(str(err.value)) < 400
+
+
+def test_complex_constants_are_refused_where_the_code_is_real():
+    """``I`` (an opaque piece): plain Python computes it; C, NumPy, Fortran and compensated code refuse it."""
+    result = optimize(5 * sympy.I * x + 6, iterations=5, seed=0)
+    assert codegen.load_python(codegen.to_python(result))([2.0]) == 6 + 10j
+    for language, options in (("c", {}), ("numpy", {}), ("fortran", {}), ("python", {"precision": "compensated"})):
+        with pytest.raises(ValueError, match="complex value"):
+            codegen.emit(result, language, **options)
