@@ -48,15 +48,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(double-double, doubles in and out, ~1e-16 relative error) for C/Python/NumPy")
 
 
-def _read(path: str):
+def _read(path: str, deadline=None):
     """The polynomial in ``path`` (``-``: standard input), and the name its ``NAME =`` header gives it, if any."""
     from .parse import from_text, read_file
     from .parse.text import expression_name
 
     if path == "-":
         text = sys.stdin.read()
-        return from_text(text, name="<stdin>"), expression_name(text.split("\n"), "<stdin>")
-    poly = read_file(path)
+        return from_text(text, name="<stdin>", deadline=deadline), expression_name(text.split("\n"), "<stdin>")
+    poly = read_file(path, deadline=deadline)
     with open(path, encoding="utf-8-sig", errors="replace") as fh:  # read_file has checked the bytes
         return poly, expression_name(fh, path)
 
@@ -141,7 +141,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if line is not None:
             line(f"reading {'standard input' if args.file == '-' else args.file} ...")
-        poly, name = _read(args.file)
+        poly, name = _read(args.file, deadline)
         if line is not None:
             _prepare_kernels(poly, line)
             searches = " and ".join(s for s in ("mcts", "anneal") if s in options.stages) or "occurrence orders"

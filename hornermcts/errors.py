@@ -13,7 +13,7 @@ True
 """
 from __future__ import annotations
 
-__all__ = ["HornerMCTSError", "OptionError", "visible"]
+__all__ = ["HornerMCTSError", "OptionError", "TimeLimitError", "visible"]
 
 
 class HornerMCTSError(Exception):
@@ -22,6 +22,10 @@ class HornerMCTSError(Exception):
 
 class OptionError(HornerMCTSError, ValueError):
     """An option or argument value outside what it accepts (the message names it)."""
+
+
+class TimeLimitError(HornerMCTSError, TimeoutError):
+    """The time limit ran out before any answer existed (while reading the input, say where)."""
 
 
 def visible(text: str) -> str:

@@ -29,7 +29,13 @@ import sympy
 from .coefficients import to_fraction, to_number
 
 # to_number lives in hornermcts.coefficients; it stays importable from here
-__all__ = ["Polynomial", "to_number"]
+__all__ = ["Polynomial", "to_number", "MAX_EXPONENT"]
+
+#: The largest exponent of a variable (``x^65535``).  The fast counter keeps a
+#: table per variable as long as the largest exponent, and the exponents fit
+#: its 16-bit storage: a limit keeps memory and time bounded whatever the input
+#: (``x^1000000000 + y`` is refused at once, not a 10 GB table).
+MAX_EXPONENT = 2**16 - 1
 
 
 class Polynomial:
@@ -74,6 +80,10 @@ class Polynomial:
             )
         if (exps < 0).any():
             raise OptionError("exponents must be non-negative")
+        if exps.size and exps.max() > MAX_EXPONENT:
+            row, col = np.unravel_index(int(exps.argmax()), exps.shape)
+            raise OptionError(f"{symbols[col]}^{exps[row, col]} (term {row + 1}): exponents are limited to "
+                              f"{MAX_EXPONENT:,} (hornermcts.polynomial.MAX_EXPONENT)")
         coefs = [to_number(c) for c in coefficients]
         if len(coefs) != exps.shape[0]:
             raise OptionError(

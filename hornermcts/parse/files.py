@@ -29,7 +29,7 @@ def _file_lines(fh, filename: str) -> Iterator[str]:
         yield line
 
 
-def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
+def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=None) -> Polynomial:
     """Parse a file in FORM or SymPy syntax (see :func:`from_text`), streaming.
 
     The file is read line by line and parsed one top-level summand at a time
@@ -42,6 +42,8 @@ def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
         UTF-8 text; error messages name it as given.
     symbols : sequence of sympy.Symbol, optional
         Column order, as in :func:`from_sympy`.
+    deadline : Deadline, optional
+        Bounds the time, as in :func:`from_text`.
 
     Raises
     ------
@@ -63,4 +65,4 @@ def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
     if isinstance(filename, bytes):
         filename = os.fsdecode(filename)
     with open(path, "rb") as fh:
-        return parse_lines(_file_lines(fh, filename), filename, symbols)
+        return parse_lines(_file_lines(fh, filename), filename, symbols, deadline)

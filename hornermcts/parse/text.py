@@ -7,20 +7,23 @@ non-polynomial pieces to the shared :class:`~hornermcts.parse.builder.Builder`.
 """
 from __future__ import annotations
 
+import math
 import re
+from fractions import Fraction
 from typing import Iterable, Iterator, Sequence
 
 import sympy
-from sympy.core.function import FunctionClass
 from sympy.logic.boolalg import Boolean
 
 from ..coefficients import product, quotient
-from ..polynomial import Polynomial
+from ..errors import TimeLimitError
+from ..polynomial import MAX_EXPONENT, Polynomial
 from .builder import Builder
 from .errors import ParseError
 from .sparse import Term, constant, poly_pow
 
-__all__ = ["from_text", "parse_lines", "expression_name"]
+__all__ = ["from_text", "parse_lines", "expression_name", "KNOWN_FUNCTIONS", "MAX_INTEGER_BITS", "MAX_POWER_WORK",
+           "MAX_NESTING"]
 
 _S = sympy.S
 
@@ -45,36 +48,61 @@ def _column(line: str, index: int) -> int:
             return m.start(1) + 1
     return col
 
+# FORM's constants.  Every other identifier is a plain symbol, as in FORM: ``E``
+# (an energy), ``I`` (a current), ``pi`` are variables of the polynomial.
 _CONSTANTS = {
-    "pi": _S.Pi,
-    "E": _S.Exp1,
-    "I": _S.ImaginaryUnit,
-    "EulerGamma": _S.EulerGamma,
-    "GoldenRatio": _S.GoldenRatio,
-    "Catalan": _S.Catalan,
-    "pi_": _S.Pi,  # FORM spellings
+    "pi_": _S.Pi,
     "i_": _S.ImaginaryUnit,
 }
 _NOT_FINITE_NAMES = {"oo": "infinity", "zoo": "complex infinity", "nan": "NaN"}
+# The functions a polynomial file may call, by the name SymPy gives them (FORM's
+# spellings map to them).  Any other name called is an undefined function: an
+# opaque piece, never evaluated (``factorial(10^7)`` would run for minutes).
 _FORM_FUNCTIONS = {
     "sqrt_": "sqrt", "ln_": "log", "abs_": "Abs", "sin_": "sin", "cos_": "cos",
     "tan_": "tan", "asin_": "asin", "acos_": "acos", "atan_": "atan", "atan2_": "atan2",
     "sinh_": "sinh", "cosh_": "cosh", "tanh_": "tanh", "asinh_": "asinh",
     "acosh_": "acosh", "atanh_": "atanh",
 }
-_PLAIN_FUNCTIONS = {"sqrt", "cbrt", "root"}
+KNOWN_FUNCTIONS = frozenset(
+    "sqrt cbrt exp log sin cos tan asin acos atan atan2 sec csc cot sinh cosh tanh asinh acosh atanh "
+    "Abs sign".split()
+)
 _SPECIAL_NAMES = frozenset(_CONSTANTS) | frozenset(_NOT_FINITE_NAMES)
+
+#: Bits of the largest integer a power of numbers may give (``2^(10^9)`` is refused
+#: at once): about 315,000 decimal digits.
+MAX_INTEGER_BITS = 2**20
+#: Work allowed to expand a power of a sum, ``(x + y + 1)^n``: the result's
+#: terms (at most ``binomial(n + t - 1, t - 1)`` for ``t`` terms) times ``n * t``.
+MAX_POWER_WORK = 10**7
+#: Parentheses and function calls nested deeper than this are refused.
+MAX_NESTING = 100
 
 
 def _function(name: str):
-    """SymPy's function of that name (``sin``, ``exp``, FORM's ``sqrt_``), else an undefined one."""
+    """SymPy's function of that name if a file may call it (``sin``, FORM's ``sqrt_``), else an undefined one."""
     target = _FORM_FUNCTIONS.get(name, name)
-    obj = getattr(sympy, target, None)
-    if target in _PLAIN_FUNCTIONS or (
-        isinstance(obj, FunctionClass) and target not in ("Function", "Lambda")
-    ):
-        return obj
+    if target in KNOWN_FUNCTIONS:
+        return getattr(sympy, target)
     return sympy.Function(name)
+
+
+def _bits(c) -> int:
+    """Bits of an exact number (the larger of numerator and denominator); 0 for a float."""
+    if isinstance(c, int):
+        return c.bit_length()
+    if isinstance(c, Fraction):
+        return max(c.numerator.bit_length(), c.denominator.bit_length())
+    return 0
+
+
+def _timed(lines: Iterable[str], filename: str, deadline) -> Iterator[str]:
+    """``lines``, raising TimeLimitError once ``deadline`` has passed (looked at every 1,024 lines)."""
+    for k, line in enumerate(lines, 1):
+        if not k & 1023 and deadline.expired():
+            raise TimeLimitError(f"{filename}: the time limit ran out while reading it (at line {k:,})")
+        yield line
 
 
 def _big_int(digits: str) -> int:
@@ -148,7 +176,7 @@ def _tokens(lines: Iterable[str], filename: str) -> Iterator[tuple]:
                 yield (kind, text, lineno, index, line)
             elif text[0] in name_start:
                 yield ("i", text, lineno, index, line)
-            elif text.isdigit():
+            elif text.isascii() and text.isdigit():  # not a superscript digit such as '²'
                 yield ("n", _big_int(text), lineno, index, line)
             elif text[0] in _NUMBER_START and text != ".":
                 yield ("n", Float(text), lineno, index, line)
@@ -182,6 +210,7 @@ class _Parser:
         self._next = _tokens(lines, filename).__next__
         self.tok = self._next()
         self.name: tuple[str, int] | None = None  # (NAME, line) of a leading NAME = header
+        self.depth = 0  # parentheses and calls open
 
     def advance(self) -> None:
         self.tok = self._next()
@@ -280,6 +309,8 @@ class _Parser:
                 k = int(e) if e else 1
                 if k:
                     ex[col] = ex.get(col, 0) + k
+            if ex and max(ex.values()) > MAX_EXPONENT:
+                self.too_high(ex, self.tok)
             mono = tuple(sorted(ex.items()))
             acc[mono] = acc.get(mono, 0) + coef
 
@@ -288,6 +319,7 @@ class _Parser:
         names = b.names
         t = Term()
         ex = t.ex
+        start = self.tok
         while True:
             tok = self.tok
             k = tok[0]
@@ -332,7 +364,14 @@ class _Parser:
             if k != "*":
                 break
             self.advance()
+        if ex and max(ex.values()) > MAX_EXPONENT:
+            self.too_high(ex, start)
         t.add_to(acc)
+
+    def too_high(self, ex: dict, tok):
+        """The ParseError of a term whose exponent ``ex`` (``{column: exponent}``) is beyond :data:`MAX_EXPONENT`."""
+        col = max(ex, key=ex.__getitem__)
+        raise self.error(f"{self.b.keys[col]}^{ex[col]:,}: exponents are limited to {MAX_EXPONENT:,}", tok)
 
     def factor(self) -> dict:
         sign = 1
@@ -371,6 +410,8 @@ class _Parser:
             c = constant(e)
             if type(c) is int:
                 e = c
+        if type(e) is int and (e >= 0 or constant(base) is not None):
+            self._check_power(base, abs(e), tok)
         if type(e) is int and e >= 0:
             return poly_pow(base, e)
         if type(e) is int:
@@ -379,6 +420,23 @@ class _Parser:
             raise self.error("division by zero (0 to a negative power)", tok)
         b = self.b
         return self.piece(lambda: sympy.Pow(b.to_expr(base), b.to_expr(e)), tok)
+
+    def _check_power(self, base: dict, n: int, tok) -> None:
+        """A ParseError at ``tok`` when ``base^n`` is beyond the documented limits (before any work)."""
+        if n <= 1 or not base:
+            return
+        top = max((e for m in base for _, e in m), default=0)
+        if top * n > MAX_EXPONENT:
+            raise self.error(f"^{n} gives an exponent of {top * n:,}: exponents are limited to {MAX_EXPONENT:,}",
+                             tok)
+        bits = n * max(_bits(sum(abs(c) for c in base.values())), 1)
+        if bits > MAX_INTEGER_BITS:
+            raise self.error(f"^{n} gives numbers of about 10^{round(bits * 0.30103):,}: numbers are limited to "
+                             f"{MAX_INTEGER_BITS:,} bits", tok)
+        t = len(base)
+        if t > 1 and math.comb(n + t - 1, t - 1) * n * t > MAX_POWER_WORK:
+            raise self.error(f"expanding a sum of {t} terms to the power {n} is too much work (up to "
+                             f"{math.comb(n + t - 1, t - 1):,} terms): write it unexpanded, e.g. as a product", tok)
 
     def divide(self, t: Term, d: dict, slash) -> None:
         c = constant(d)
@@ -409,6 +467,7 @@ class _Parser:
             self.advance()
             return self.name_primary(tok)
         if k == "(":
+            self.enter(tok)
             self.advance()
             acc: dict = {}
             self.sum(acc)
@@ -416,9 +475,16 @@ class _Parser:
             return {m: c for m, c in acc.items() if c}
         raise self.unexpected()
 
+    def enter(self, opening) -> None:
+        """One more level of parentheses or call: a ParseError beyond :data:`MAX_NESTING`."""
+        self.depth += 1
+        if self.depth > MAX_NESTING:
+            raise self.error(f"parentheses and calls nested more than {MAX_NESTING} deep", opening)
+
     def close(self, opening) -> None:
         k = self.tok[0]
         if k == ")":
+            self.depth -= 1
             self.advance()
         elif k == "EOF":
             raise self.error("'(' is never closed", opening)
@@ -429,6 +495,7 @@ class _Parser:
         name = tok[1]
         if self.tok[0] == "(":
             opening = self.tok
+            self.enter(opening)
             self.advance()
             args = []
             if self.tok[0] != ")":
@@ -454,8 +521,14 @@ class _Parser:
         return {((self.b.name_var(name), 1),): 1}
 
 
-def parse_lines(lines: Iterable[str], filename: str, symbols) -> Polynomial:
-    """Parse ``lines`` (str, newlines optional) as one expression; errors name them ``filename``."""
+def parse_lines(lines: Iterable[str], filename: str, symbols, deadline=None) -> Polynomial:
+    """Parse ``lines`` (str, newlines optional) as one expression; errors name them ``filename``.
+
+    ``deadline`` (a :class:`~hornermcts.deadline.Deadline`) bounds the time:
+    a TimeLimitError naming the line reached when it passes.
+    """
+    if deadline is not None and deadline.bounded:
+        lines = _timed(lines, filename, deadline)
     builder = Builder(symbols, strict=True)
     parser = _Parser(lines, filename, builder)
     try:
@@ -485,7 +558,7 @@ def expression_name(lines: Iterable[str], filename: str = "<string>") -> tuple[s
 
 
 def from_text(
-    text: str, *, name: str = "<string>", symbols: Sequence[sympy.Symbol] | None = None
+    text: str, *, name: str = "<string>", symbols: Sequence[sympy.Symbol] | None = None, deadline=None
 ) -> Polynomial:
     """Parse a polynomial written in FORM or SymPy syntax.
 
@@ -508,14 +581,24 @@ def from_text(
     else (``1/z``, ``x/(y + 1)``), a power whose exponent is not a
     non-negative integer (``x^y``, ``x^(1/2)``, ``x^-2``) and every function
     call become opaque pieces by the same rules as :func:`from_sympy`; a
-    function call is built with SymPy only for that small piece (``sin``,
-    ``exp``, ``sqrt`` ... are SymPy's, FORM's ``sqrt_``, ``ln_`` ... map to
-    them, any other name is an undefined function).  ``pi``, ``E``, ``I``,
-    ``EulerGamma``, ``GoldenRatio``, ``Catalan`` (and FORM's ``pi_``, ``i_``)
-    are those constants; every other identifier is a plain Symbol (also names
-    SymPy's own parser treats specially, such as ``N``, ``S`` or ``beta``).
+    function call is built with SymPy only for that small piece.  The
+    functions a polynomial file may call are SymPy's (:data:`KNOWN_FUNCTIONS`:
+    ``sqrt``, ``exp``, ``log``, ``sin`` ... ``atanh``, ``Abs``, ``sign``;
+    FORM's ``sqrt_``, ``ln_`` ... map to them); any other name called is an
+    undefined function, never evaluated (``factorial(10^7)`` stays as it is).
+    As in FORM, the constants are ``pi_`` and ``i_``; every identifier is a
+    plain Symbol, ``E`` (an energy), ``I`` (a current) and ``pi`` included, as
+    are names SymPy's own parser treats specially (``N``, ``S``, ``beta``).
     Pieces are not simplified against each other: ``sqrt(x)^2`` stays the
     square of the placeholder for ``sqrt(x)``.
+
+    Untrusted text is parsed with bounded work: an exponent of a variable
+    above :data:`~hornermcts.polynomial.MAX_EXPONENT` (65,535), a power of
+    numbers beyond :data:`MAX_INTEGER_BITS` (``2^(10^9)``), the expansion of a
+    power of a sum beyond :data:`MAX_POWER_WORK` (``(x + 1)^1000000``) and
+    parentheses or calls nested deeper than :data:`MAX_NESTING` are
+    ParseErrors, found before any of that work is done; ``deadline`` bounds
+    the time.
 
     Parameters
     ----------
@@ -525,6 +608,10 @@ def from_text(
     symbols : sequence of sympy.Symbol, optional
         Column order, as in :func:`from_sympy`; identifiers are matched to
         them by name.
+    deadline : Deadline, optional
+        A :class:`~hornermcts.deadline.Deadline` (the ``time_limit`` of a
+        call): past it, a :class:`~hornermcts.errors.TimeLimitError` naming
+        the line reached.
 
     Raises
     ------
@@ -553,4 +640,4 @@ def from_text(
         raise TypeError(f"from_text: expected a str, got {type(text).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return parse_lines(text.split("\n"), name, symbols)
+    return parse_lines(text.split("\n"), name, symbols, deadline)
