@@ -194,10 +194,11 @@ def _is_many(expr) -> bool:
     return isinstance(expr, (list, tuple, sympy.MatrixBase))
 
 
-def prepare_outputs(expr):
+def prepare_outputs(expr, deadline: Deadline | None = None):
     """``(polys, joint, n_markers)`` for one expression or several.
 
-    One expression: ``([poly], poly, 0)``.  Several (a list, tuple or Matrix):
+    One expression: ``([poly], poly, 0)``.  ``deadline`` bounds the reading
+    of text and files.  Several (a list, tuple or Matrix):
     they are parsed together (shared symbols and opaque pieces) as
     ``sum_k m_k * expr_k`` with fresh marker variables ``m_k`` in the first
     columns of ``joint``; ``polys`` are the outputs over the other columns.
@@ -210,13 +211,13 @@ def prepare_outputs(expr):
     from .parse import as_polynomial, from_sympy
 
     if not _is_many(expr):
-        poly = as_polynomial(expr)
+        poly = as_polynomial(expr, deadline=deadline)
         return [poly], poly, 0
     items = list(expr)
     if not items:
         raise OptionError("no expressions to optimize")
     # every item as a SymPy expression; text through the safe parser (sympify would run it as Python)
-    exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e).to_sympy() for e in items]
+    exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e, deadline=deadline).to_sympy() for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
     joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]))
     present = [m for m in markers if m in joint.symbols]  # a zero output has no marker column
@@ -280,7 +281,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     if options.seed is None:  # draw it now and record it: the run can be repeated
         options = options.replace(seed=seed_value(None))
     deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
-    polys, joint, n_markers = prepare_outputs(expr)
+    polys, joint, n_markers = prepare_outputs(expr, deadline)  # text and files: reading is timed too
     fallback, search_deadline, screen_deadline = None, deadline, deadline
     if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
         fallback, reserve = _fallback(polys, joint, n_markers, options)

@@ -108,8 +108,11 @@ def _reorder(poly: Polynomial, symbols: Sequence[sympy.Symbol]) -> Polynomial:
     return Polynomial(order, exps, poly.coefficients, opaque=poly.opaque)
 
 
-def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
+def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadline=None) -> Polynomial:
     """Convert anything hornermcts accepts as input to a :class:`Polynomial`.
+
+    ``deadline`` (a :class:`~hornermcts.deadline.Deadline`) bounds the
+    reading of text and files (:func:`from_text`).
 
     ========================================  ============================
     ``obj``                                   converted by
@@ -150,7 +153,7 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
         return from_poly(obj, symbols)
     if isinstance(obj, str):
         try:
-            return from_text(obj, symbols=symbols)
+            return from_text(obj, symbols=symbols, deadline=deadline)
         except ParseError as err:
             if os.path.exists(obj) or re.fullmatch(r"[\w.~/\\-]*\.\w+", obj.strip()):
                 raise ParseError(f"{err.reason} (a str is expression text; if {obj.strip()!r} is a file, pass "
@@ -158,7 +161,7 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None) -> Polynom
                                  filename=err.filename, lineno=err.lineno, col=err.col, text=err.text) from None
             raise
     if isinstance(obj, os.PathLike):
-        return read_file(obj, symbols=symbols)
+        return read_file(obj, symbols=symbols, deadline=deadline)
     if isinstance(obj, sympy.Expr) and not getattr(obj, "is_Matrix", False):
         return from_sympy(obj, symbols)
     if isinstance(obj, (int, Fraction, float, numbers.Number)) and not isinstance(obj, bool):
