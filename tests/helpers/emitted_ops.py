@@ -7,8 +7,9 @@ and counts operations in FORM's model:
 
 * a binary ``+`` or ``-`` is one addition; a unary sign is free;
 * a binary ``*`` or ``/`` is one multiplication;
-* ``a**n`` (``a^n`` in FORM) with a literal integer ``n >= 1`` costs the
-  multiplications of repeated squaring, ``floor(log2 n) + popcount(n) - 1``;
+* ``a**n`` (``a^n`` in FORM, ``pow(a, n)`` in C) with a literal integer
+  ``n >= 1`` costs the multiplications of repeated squaring,
+  ``floor(log2 n) + popcount(n) - 1``;
 * an operation between literals only (``1.0L/3.0L``) is folded by the
   compiler and free; a function call is free, its arguments are counted;
 * compensated (double-double) code: each call of a TwoSum-based runtime
@@ -80,6 +81,10 @@ def count_ast(node: ast.AST, tally: Counter | None = None) -> Counter:
             tally["additions"] += 1
         elif name in MUL_CALLS:
             tally["multiplications"] += 1
+        elif name == "pow" and len(node.args) == 2:  # C's spelling of a**n: counted as a**n is
+            n = _literal_value(node.args[1])
+            if n is not None and n == int(n) and n != 0:
+                tally["multiplications"] += squaring_cost(abs(int(n))) + (n < 0)
         if isinstance(node.func, ast.Attribute):  # numpy.sin(a), f(...).astype(...)
             count_ast(node.func.value, tally)
         for arg in node.args:
