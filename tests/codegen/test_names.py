@@ -66,40 +66,43 @@ def _no_payload(folder):
     assert not (folder / MARKER).exists(), "a name in the generated code ran as code"
 
 
-def test_python_and_numpy_are_safe_for_hostile_names(in_tmp):
+def _hostile():
+    """``(dag, values, exact)``: the polynomial of the hostile names, a point in the code's input order, its value."""
     expr, syms = _polynomial(HOSTILE)
     dag = horner_dag(as_polynomial(expr))
     point = _point(len(syms))
-    args = codegen.input_symbols(dag)
-    values = [point[syms.index(s)] for s in args]
-    exact = _exact(expr, syms, point)
+    return dag, [point[syms.index(s)] for s in codegen.input_symbols(dag)], _exact(expr, syms, point)
+
+
+def _call_library(command: list[str], library, values) -> float:
+    """Build ``library`` by ``command + ['-o', library, ...]``, call its ``f`` at ``values``."""
+    subprocess.run(command[:1] + ["-shared", "-fPIC", "-o", str(library)] + command[1:], check=True,
+                   capture_output=True)
+    f = ctypes.CDLL(str(library)).f
+    f.restype = ctypes.c_double
+    f.argtypes = [ctypes.POINTER(ctypes.c_double)]
+    return f((ctypes.c_double * len(values))(*values))
+
+
+def test_python_and_numpy_are_safe_for_hostile_names(in_tmp):
+    dag, values, exact = _hostile()
     f = codegen.load_python(codegen.to_python(dag))
     assert f(values) == pytest.approx(exact, rel=1e-13)
     g = codegen.load_python(codegen.to_numpy(dag))
     assert g(*[np.array([v]) for v in values])[0] == pytest.approx(exact, rel=1e-13)
-    for precision in ("compensated",):
-        h = codegen.load_python(codegen.to_python(dag, precision=precision))
-        assert h(values) == pytest.approx(exact, rel=1e-15)
+    h = codegen.load_python(codegen.to_python(dag, precision="compensated"))
+    assert h(values) == pytest.approx(exact, rel=1e-15)
     _no_payload(in_tmp)
 
 
 @needs_cc
 def test_c_is_safe_for_hostile_names(in_tmp):
-    expr, syms = _polynomial(HOSTILE)
-    dag = horner_dag(as_polynomial(expr))
-    point = _point(len(syms))
-    values = [point[syms.index(s)] for s in codegen.input_symbols(dag)]
-    exact = _exact(expr, syms, point)
+    dag, values, exact = _hostile()
     for precision in ("double", "compensated"):
         source = in_tmp / "f.c"
         source.write_text(codegen.to_c(dag, precision=precision))
-        lib = in_tmp / f"f_{precision}.so"
-        subprocess.run(["cc", "-std=c99", "-O1", "-shared", "-fPIC", "-Werror=implicit-function-declaration",
-                        "-o", str(lib), str(source), "-lm"], check=True, capture_output=True)
-        f = ctypes.CDLL(str(lib)).f
-        f.restype = ctypes.c_double
-        f.argtypes = [ctypes.POINTER(ctypes.c_double)]
-        assert f((ctypes.c_double * len(values))(*values)) == pytest.approx(exact, rel=1e-13)
+        command = ["cc", "-std=c99", "-O1", "-Werror=implicit-function-declaration", str(source), "-lm"]
+        assert _call_library(command, in_tmp / f"f_{precision}.so", values) == pytest.approx(exact, rel=1e-13)
     compiled = codegen.compile(dag, cache=False)
     assert compiled(values) == pytest.approx(exact, rel=1e-13)
     _no_payload(in_tmp)
@@ -117,18 +120,10 @@ def test_c_macros_and_gnu_predefined_names_are_not_identifiers(in_tmp, std):
 
 @needs_gfortran
 def test_fortran_is_safe_for_hostile_names(in_tmp):
-    expr, syms = _polynomial(HOSTILE)
-    dag = horner_dag(as_polynomial(expr))
-    point = _point(len(syms))
-    values = [point[syms.index(s)] for s in codegen.input_symbols(dag)]
+    dag, values, exact = _hostile()
     source = in_tmp / "f.f90"
     source.write_text(codegen.to_fortran(dag))
-    lib = in_tmp / "f.so"
-    subprocess.run(["gfortran", "-shared", "-fPIC", "-o", str(lib), str(source)], check=True, capture_output=True)
-    f = ctypes.CDLL(str(lib)).f
-    f.restype = ctypes.c_double
-    f.argtypes = [ctypes.POINTER(ctypes.c_double)]
-    assert f((ctypes.c_double * len(values))(*values)) == pytest.approx(_exact(expr, syms, point), rel=1e-13)
+    assert _call_library(["gfortran", str(source)], in_tmp / "f.so", values) == pytest.approx(exact, rel=1e-13)
     _no_payload(in_tmp)
 
 
