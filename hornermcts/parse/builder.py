@@ -185,8 +185,9 @@ class Builder:
 
     # ---- sparse dict -> Polynomial
     def finish(self, acc: dict) -> Polynomial:
-        terms = [(m, c) for m, c in acc.items() if c]
-        monos = [m for m, _c in terms]
+        """The Polynomial of the sparse dict ``acc``, which it empties (a million tuple monomials are ~1 GB)."""
+        monos = [m for m, c in acc.items() if c]
+        raw = [c for c in acc.values() if c]
         lengths = np.fromiter(map(len, monos), dtype=np.int64, count=len(monos))
         total = int(lengths.sum())
         try:
@@ -195,6 +196,9 @@ class Builder:
             ).reshape(total, 2)
         except OverflowError:
             raise OptionError("an exponent does not fit in 64 bits") from None
+        n_terms = len(monos)
+        del monos
+        acc.clear()  # the monomials are in pairs now: free them before the arrays are built
         used = set(np.unique(pairs[:, 0]).tolist())
         if self.strict:
             extra = sorted(i for i in used if i >= self.n_fixed and not self.is_opaque[i])
@@ -222,12 +226,13 @@ class Builder:
                 k += 1
                 symbols[int(remap[i])] = placeholder
                 opaque[placeholder] = self.keys[i]
-        exps = np.zeros((len(terms), len(cols)), dtype=np.int64)
+        exps = np.zeros((n_terms, len(cols)), dtype=np.int64)
         if total:
-            rows = np.repeat(np.arange(len(terms)), lengths)
+            rows = np.repeat(np.arange(n_terms), lengths)
             exps[rows, remap[pairs[:, 0]]] = pairs[:, 1]
-        coefs = [to_number(c) for _m, c in terms]
-        if not cols and terms:
+            del rows, pairs
+        coefs = [to_number(c) for c in raw]
+        if not cols and n_terms:
             # Polynomial.__init__ turns an empty (n, 0) exponent matrix into (0, 0),
             # which loses a constant; build the constant around that.
             poly = Polynomial((), np.zeros((0, 0), dtype=np.int64), [])
