@@ -19,16 +19,20 @@ import argparse
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from .status_line import StatusLine, shows_status
 
 __all__ = ["add_arguments", "run"]
 
-#: Seconds to keep back per input term for writing the code (``--emit`` with
-#: ``--time-limit``): SymPy's printers took 70-95 us per delivered operation
-#: in C, Python, NumPy and Fortran (34,017 operations from 30,000 terms).
+#: Time kept back for writing the code (``--emit`` with ``--time-limit``): this
+#: many seconds per input term, or this many times what reading the input took,
+#: whichever is longer (the machine's speed now).  SymPy's printers took 70-95 us
+#: per delivered operation in C, Python, NumPy and Fortran (34,017 operations
+#: from 30,000 terms), about 3 times the reading, on an idle machine.
 EMIT_SECONDS_PER_TERM = 1e-4
+EMIT_TIMES_READING = 4.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -141,13 +145,16 @@ def run(args: argparse.Namespace) -> int:
     try:
         if line is not None:
             line(f"reading {'standard input' if args.file == '-' else args.file} ...")
+        reading = time.perf_counter()
         poly, name = _read(args.file, deadline)
+        reading = time.perf_counter() - reading
         if line is not None:
             _prepare_kernels(poly, line)
             searches = " and ".join(s for s in ("mcts", "anneal") if s in options.stages) or "occurrence orders"
             line(f"searching ({searches}), then CSE{' and greedy' if 'greedy' in options.stages else ''} ...",
                  keep=True)  # the search's bars use the next line
-        reserve = EMIT_SECONDS_PER_TERM * (poly.n_terms + len(poly.opaque)) if args.emit else 0.0
+        reserve = max(EMIT_SECONDS_PER_TERM * (poly.n_terms + len(poly.opaque)),
+                      EMIT_TIMES_READING * reading) if args.emit else 0.0
         result = optimize(poly, options, progress=None if line is None else "auto", deadline=deadline.before(reserve))
         code = None
         if args.emit:
