@@ -77,6 +77,7 @@ from operator import itemgetter
 from typing import ClassVar, Iterator
 
 from .coefficients import int_if_integral, quotient
+from .collector import paused
 from .opcount import OpCount, pieces_count, power_cost
 
 __all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "power_plan", "content"]
@@ -502,12 +503,13 @@ class Dag:
         return self._remembered("delivered", self._delivered_now)
 
     def _delivered_now(self) -> "Dag":
-        walk = self.walk()
-        scaled = self._scaled_uses(walk)
-        if all(n == 1 for n in scaled.values()):
-            self._remember("count", self._shared_count(walk, scaled))  # the walk is at hand: count now
-            return self
-        return self._delivered(walk, scaled)
+        with paused():  # copies of millions of acyclic nodes: the collector's passes would find nothing
+            walk = self.walk()
+            scaled = self._scaled_uses(walk)
+            if all(n == 1 for n in scaled.values()):
+                self._remember("count", self._shared_count(walk, scaled))  # the walk is at hand: count now
+                return self
+            return self._delivered(walk, scaled)
 
     def _delivered(self, walk, seen: Counter) -> "Dag":
         """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses` (some used twice or more).

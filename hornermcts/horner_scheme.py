@@ -34,6 +34,7 @@ import numpy as np
 import sympy
 
 from .coefficients import common_denominator, to_python
+from .collector import paused
 from .dag import ONE, Dag
 from .polynomial import Polynomial
 
@@ -147,7 +148,8 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, 4 * len(perm) + 100))
     try:
-        dag.roots = [_build_polynomial(dag, p, perm, mode == "content") for p in polys]
+        with paused():  # millions of acyclic nodes: the collector's passes would find nothing
+            dag.roots = [_build_polynomial(dag, p, perm, mode == "content") for p in polys]
     finally:
         sys.setrecursionlimit(limit)
     return dag

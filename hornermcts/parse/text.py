@@ -16,6 +16,7 @@ import sympy
 from sympy.logic.boolalg import Boolean
 
 from ..coefficients import product, quotient
+from ..collector import paused
 from ..errors import TimeLimitError
 from ..polynomial import MAX_EXPONENT, Polynomial
 from .builder import Builder
@@ -531,11 +532,12 @@ def parse_lines(lines: Iterable[str], filename: str, symbols, deadline=None) -> 
         lines = _timed(lines, filename, deadline)
     builder = Builder(symbols, strict=True)
     parser = _Parser(lines, filename, builder)
-    try:
-        acc = parser.parse()
-    except RecursionError:
-        raise parser.error("expression nested too deeply") from None
-    return builder.finish(acc)
+    with paused():  # a tuple per monomial, no cycles: the collector's passes would find nothing
+        try:
+            acc = parser.parse()
+        except RecursionError:
+            raise parser.error("expression nested too deeply") from None
+        return builder.finish(acc)
 
 
 def expression_name(lines: Iterable[str], filename: str = "<string>") -> tuple[str, int] | None:
