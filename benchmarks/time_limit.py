@@ -98,15 +98,16 @@ def main(argv=None) -> int:
                          _command_seconds([str(path), "--time-limit", str(limit), "-n", "100000000"]),
                          _command_seconds([str(path), "--time-limit", str(limit), "-n", "100000000"] + emit))
                 cells = [_cell(wall, limit, floor) for wall, floor in zip(walls, floors)]
-                rows.append((name, poly.n_terms, limit, cells))
+                rows.append((name, poly.n_terms, limit, cells, floors))
                 print(f"  limit {limit:5.1f} s: api {cells[0]}  cli {cells[1]}  cli+c {cells[2]}", flush=True)
     lines = ["# time_limit bounds the whole call: wall seconds, wall / limit, and ok when wall <= 1.1 x max(limit,",
              "# floor); floor = the wall time of --preset fast (no search).  One run on this machine.",
              "# api: optimize(poly, time_limit=T, iterations=None), input parsed; cli: hornermcts optimize FILE",
              "# --time-limit T -n 100000000 (process start to exit); cli+c: with --emit c -o FILE",
-             f"{'input':<18} {'terms':>6} {'limit':>6}  {'api':<26}{'cli':<26}{'cli+c':<26}"]
-    for name, terms, limit, cells in rows:
-        lines.append(f"{name:<18} {terms:>6} {limit:>6.1f}  " + "".join(f"{c:<26}" for c in cells))
+             f"{'input':<18} {'terms':>6} {'limit':>6}  {'api':<26}{'cli':<26}{'cli+c':<26}floors (api, cli, cli+c)"]
+    for name, terms, limit, cells, floors in rows:
+        lines.append(f"{name:<18} {terms:>6} {limit:>6.1f}  " + "".join(f"{c:<26}" for c in cells)
+                     + ", ".join(f"{f:.2f}" for f in floors))
     Path(args.out).write_text("\n".join(lines) + "\n")
     print(f"written {args.out}")
     return 0
