@@ -2,7 +2,7 @@
 
 For each expression (default HEP(sigma), res(7,5), res(7,6)) at ``--points``
 points (default 10^6, uniform in [-1, 1]) and for each set of compiler flags
-(``-O3`` and ``-O3 -march=native -mno-fma``, each with ``-ffp-contract=off``,
+(``-O3`` and ``-O3 -march=native -mno-fma -fno-tree-slp-vectorize``, each with ``-ffp-contract=off``,
 the same compiler and flags for every C code):
 
 * ours, blocked batch (:func:`hornermcts.codegen.compile`, blocks of the
@@ -58,9 +58,9 @@ from hornermcts.textio import form_names
 from delivered import emitted_ops, ours_in_code
 
 BASE = ("-shared", "-fPIC", "-ffp-contract=off")
-# -mno-fma with -march=native: GCC 12 fuses SLP-vectorised multiply-adds (vfmaddsub) in scalar code even
-# with -ffp-contract=off; without FMA instructions every code is evaluated as written.
-FLAG_SETS = (("-O3",), ("-O3", "-march=native", "-mno-fma"))
+# -mno-fma -fno-tree-slp-vectorize with -march=native: GCC 12 fuses SLP-vectorised multiply-adds (vfmaddsub)
+# in scalar code even with -ffp-contract=off (with AVX-512 despite -mno-fma); so every code is evaluated as written.
+FLAG_SETS = (("-O3",), ("-O3", "-march=native", "-mno-fma", "-fno-tree-slp-vectorize"))
 CACHE = Path(__file__).resolve().parent / "results" / "form_cache"
 
 

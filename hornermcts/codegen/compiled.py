@@ -43,11 +43,16 @@ from .program import as_dags, input_symbols
 #: machine's vector width (res(7,5), 10^5 points: 0.29 s with AVX2, 0.62 s
 #: with the SSE2 baseline); libraries are cached per CPU model and flags.
 #: No fused multiply-add, so the results are the same bits on every machine:
-#: ``-ffp-contract=off``, and on x86 ``-mno-fma`` (GCC 12 fuses the
-#: multiply-adds it vectorises in scalar code into ``vfmaddsub`` even with
-#: ``-ffp-contract=off``: found by ``tests/codegen/test_batch.py``).
+#: ``-ffp-contract=off``, and on x86 ``-mno-fma -fno-tree-slp-vectorize``:
+#: GCC 12's SLP vectoriser turns alternating ``a*b - c``, ``d*e + f`` of the
+#: scalar code into a fused ``vfmaddsub`` / ``vfmsubadd`` even with
+#: ``-ffp-contract=off``; ``-mno-fma`` stops it on AVX2 machines but not on
+#: AVX-512 ones (whose 128-bit forms come with AVX512VL), so the scalar code is
+#: not SLP-vectorised (the blocked batch code is explicit vectors and keeps the
+#: full width).  Both found by ``tests/codegen/test_batch.py``.
 _X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
-_C_FLAGS = ("-O2", "-march=native", *(("-mno-fma",) if _X86 else ()), "-shared", "-fPIC", "-ffp-contract=off")
+_C_FLAGS = ("-O2", "-march=native", *(("-mno-fma", "-fno-tree-slp-vectorize") if _X86 else ()), "-shared", "-fPIC",
+            "-ffp-contract=off")
 
 #: Least work (points x operations) one call shares among threads by default:
 #: below it, starting the threads costs more than they save.
@@ -287,9 +292,9 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     compiler : str, optional
         The compiler command; default ``$CC`` or ``cc``.
     flags : sequence of str
-        Default ``-O2 -march=native -mno-fma -shared -fPIC -ffp-contract=off``
+        Default ``-O2 -march=native -mno-fma -fno-tree-slp-vectorize -shared -fPIC -ffp-contract=off``
         (the machine's vector width; no fused multiply-add, so results are
-        reproducible across machines; ``-mno-fma`` on x86 only).
+        reproducible across machines; ``-mno-fma -fno-tree-slp-vectorize`` on x86 only).
     chunk : int or None
         Statements per C function, as in :func:`~hornermcts.codegen.to_c`.
     args : sequence of symbols or names, optional
