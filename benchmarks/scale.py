@@ -24,9 +24,9 @@ starting, reading and parsing) and 1,545 MB peak: both within the target.
 On the same machine shared with two background jobs it took 75.8 s (36.5 s
 optimize) and 1,568 MB (the issue measured 212 s and 3.1 GB before; 74.9 s
 and 2,383 MB at the start of this work, the peak then while the parser's
-sparse dict of tuple monomials and its arrays coexisted).  A 10^7-term estimate is extrapolated from the sizes run (least
-squares line through wall time and peak memory against terms): stated as an
-estimate, not a measurement.
+sparse dict of tuple monomials and its arrays coexisted).  A 10^7-term
+estimate is extrapolated from the sizes run (least squares line through wall
+time and peak memory against terms): stated as an estimate, not a measurement.
 """
 from __future__ import annotations
 

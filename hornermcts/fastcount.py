@@ -82,23 +82,58 @@ def _igcd(a, b):
 
 
 @njit(cache=True)
-def _power_plan_cost(have, exps_needed, top):
-    """Cost of :func:`hornermcts.dag.power_plan` for the flagged exponents."""
-    for n in range(top + 1):
-        have[n] = False
-    have[1] = True
+def _find(have, n_have, x):
+    """Index of ``x`` in the sorted ``have[:n_have]``, or -1."""
+    lo = 0
+    hi = n_have
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if have[mid] < x:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < n_have and have[lo] == x else -1
+
+
+@njit(cache=True)
+def _add(have, n_have, x):
+    """Insert ``x`` (absent) into the sorted ``have[:n_have]``; return the new length."""
+    i = n_have
+    while i > 0 and have[i - 1] > x:
+        have[i] = have[i - 1]
+        i -= 1
+    have[i] = x
+    return n_have + 1
+
+
+@njit(cache=True)
+def _power_plan_cost(exps):
+    """Cost of :func:`hornermcts.dag.power_plan` for the ascending distinct ``exps``.
+
+    The exponents already computed are a sorted array, so time and memory
+    follow how many exponents there are, not how large they are.
+    """
+    size = 1
+    for n in exps:
+        m = n
+        while m:
+            size += 2
+            m >>= 1
+    have = np.empty(size, dtype=np.int64)
+    have[0] = 1
+    n_have = 1
     cost = 0
-    for n in range(2, top + 1):
-        if not exps_needed[n] or have[n]:
+    for n in exps:
+        if n < 2 or _find(have, n_have, n) >= 0:
             continue
         found = False
-        for a in range(n - 1, 0, -1):
-            if have[a] and have[n - a]:
+        for k in range(n_have):
+            if _find(have, n_have, n - have[k]) >= 0:
                 found = True
                 break
         if found:
             cost += 1
-            have[n] = True
+            n_have = _add(have, n_have, n)
             continue
         # left-to-right binary exponentiation, reusing what exists
         nbits = 0
@@ -108,14 +143,14 @@ def _power_plan_cost(have, exps_needed, top):
             m >>= 1
         cur = 1
         for b in range(nbits - 2, -1, -1):
-            if not have[2 * cur]:
+            if _find(have, n_have, 2 * cur) < 0:
                 cost += 1
-                have[2 * cur] = True
+                n_have = _add(have, n_have, 2 * cur)
             cur *= 2
             if (n >> b) & 1:
-                if not have[cur + 1]:
+                if _find(have, n_have, cur + 1) < 0:
                     cost += 1
-                    have[cur + 1] = True
+                    n_have = _add(have, n_have, cur + 1)
                 cur += 1
     return cost
 
@@ -152,8 +187,15 @@ def _sort_terms(ET, perm):
 
 
 @njit(cache=True)
-def _count(ET, S, perm, content, unit_root, keys, stamps, gen, need, have):
-    """(additions, multiplications, powers) or (-1, -1, -1) if the table filled up."""
+def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, need, large):
+    """(additions, multiplications, powers); (-1, -1, -1) if the table filled up, (-2, -2, -2) if ``large`` did.
+
+    ``ET`` holds the exponents (variables x terms) or, when ``values`` is not
+    empty, each variable's exponent *ranks*: the exponent of rank r of
+    variable v is then ``values[offset[v] + r]``.  A power
+    ``v^d`` with ``d < need.shape[1]`` is flagged in ``need``, a larger one is
+    recorded once in ``large`` as ``v * 2^32 + d``.
+    """
     n_vars, n_terms = ET.shape
     if n_terms == 0:
         return 0, 0, 0
@@ -178,6 +220,9 @@ def _count(ET, S, perm, content, unit_root, keys, stamps, gen, need, have):
     adds = 0
     mults = 0
     ks = np.empty(n_terms, dtype=np.int64)
+    small = need.shape[1]
+    n_large = 0
+    ranked = values.shape[0] > 0
     for depth in range(n_vars - 1, -1, -1):
         v = perm[depth]
         out = 0
@@ -188,8 +233,9 @@ def _count(ET, S, perm, content, unit_root, keys, stamps, gen, need, have):
                 b += 1
             # children a..b-1 of one group, exponents of v ascending
             col = ET[v]
+            base = offset[v]
             for j in range(a, b):
-                ks[j] = col[idx[start[j]]]
+                ks[j] = values[base + col[idx[start[j]]]] if ranked else col[idx[start[j]]]
             if b - a == 1 and ks[a] == 0:
                 start[out] = start[a]
                 scal[out] = scal[a]
@@ -207,8 +253,18 @@ def _count(ET, S, perm, content, unit_root, keys, stamps, gen, need, have):
                     if d == 0:
                         break
                 # product v^d * acc
-                need[v, d] = True
                 hp = _combine(_combine(_TAG_POW, np.uint64(v)), np.uint64(d))
+                if d < small:
+                    need[v, d] = True
+                else:
+                    r = _insert(keys, stamps, gen, hp)
+                    if r < 0:
+                        return -1, -1, -1
+                    if r == 1:
+                        if n_large == large.shape[0]:
+                            return -2, -2, -2
+                        large[n_large] = (v << 32) | d
+                        n_large += 1
                 if acc_h == _ONE:
                     mh = hp
                 else:
@@ -262,14 +318,73 @@ def _count(ET, S, perm, content, unit_root, keys, stamps, gen, need, have):
     if hsh[0] != _ONE and abs(scal[0]) != unit_root:
         mults += 1
     pows = 0
+    big = np.sort(large[:n_large])
+    k = 0
+    exps = np.empty(small + n_large, dtype=np.int64)
     for v in range(n_vars):
-        top = 0
-        for d in range(need.shape[1]):
+        m = 0
+        for d in range(2, small):
             if need[v, d]:
-                top = d
-        if top >= 2:
-            pows += _power_plan_cost(have, need[v], top)
+                exps[m] = d
+                m += 1
+        while k < n_large and (big[k] >> 32) == v:
+            exps[m] = big[k] & 0xFFFFFFFF
+            m += 1
+            k += 1
+        if m:
+            pows += _power_plan_cost(exps[:m])
     return adds, mults, pows
+
+
+#: Powers ``v^d`` with ``d`` below this are flagged in a fixed table per
+#: variable; larger ones go through the hash table (memory does not grow with
+#: the exponents).
+_SMALL_POWER = 64
+
+
+def exponent_ranks(exponents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(ranks, values, offset)``: the exponents as the counter reads them (variables x terms).
+
+    Exponents below 256 are kept as they are (``uint8``, ``values`` empty).
+    Otherwise each variable's exponents are replaced by their rank, in the
+    narrowest unsigned dtype: rank r of variable v stands for the exponent
+    ``values[offset[v] + r]`` (values ascending per variable).  Sorting and
+    comparing ranks is sorting and comparing exponents, and the arrays are as
+    large as the input whatever the exponents' size: ``x^1000000000 + y``
+    needs no table of 10^9 entries.
+
+    >>> ranks, values, offset = exponent_ranks(np.array([[0, 7], [10**9, 7], [3, 0]]))
+    >>> ranks.tolist(), values.tolist(), offset.tolist()
+    ([[0, 2, 1], [1, 1, 0]], [0, 3, 1000000000, 0, 7], [0, 3])
+    >>> exponent_ranks(np.array([[0, 7], [255, 7]]))[0].tolist()
+    [[0, 255], [7, 7]]
+    """
+    n_terms, n_vars = exponents.shape
+    if not exponents.size or exponents.max() < 2**8:
+        return np.ascontiguousarray(exponents.T, dtype=np.uint8), np.zeros(0, np.int64), np.zeros(1, np.int64)
+    columns = []
+    for v in range(n_vars):
+        col = exponents[:, v]
+        top = int(col.max()) if n_terms else 0
+        if top <= 4 * n_terms + 256:  # a presence table no larger than the column: linear time
+            present = np.zeros(top + 1, dtype=np.int64)
+            present[col] = 1
+            distinct = np.flatnonzero(present)
+            rank_of = np.cumsum(present) - 1
+            columns.append((distinct, rank_of[col]))
+        else:
+            distinct, inverse = np.unique(col, return_inverse=True)
+            columns.append((distinct, inverse.reshape(-1)))
+    widest = max((len(d) for d, _ in columns), default=1)
+    narrow = np.uint8 if widest <= 2**8 else np.uint16 if widest <= 2**16 else np.uint32
+    ranks = np.empty((n_vars, n_terms), dtype=narrow)
+    for v, (_, r) in enumerate(columns):
+        ranks[v] = r
+    sizes = [len(d) for d, _ in columns]
+    offset = np.zeros(max(n_vars, 1), dtype=np.int64)
+    offset[1:n_vars] = np.cumsum(sizes)[:-1]
+    values = np.concatenate([d for d, _ in columns]).astype(np.int64) if columns else np.zeros(0, np.int64)
+    return ranks, values, offset
 
 
 class FastCounter:
@@ -305,12 +420,10 @@ class FastCounter:
                 key = 1 if mag == 1 else ids.setdefault(mag, len(ids) + 2)
                 values.append(key if c > 0 else -key)
             self._unit_root = 1
-        top = int(poly.exponents.max()) if poly.exponents.size else 1
-        narrow = np.uint8 if top < 2**8 else np.uint16 if top < 2**16 else np.int64
-        self._ET = np.ascontiguousarray(poly.exponents.T, dtype=narrow)
+        self._ET, self._values, self._offset = exponent_ranks(poly.exponents)
         self._S = np.asarray(values, dtype=np.int64)
-        self._need = np.zeros((max(poly.n_vars, 1), top + 1), dtype=np.bool_)
-        self._have = np.zeros(2 * top + 2, dtype=np.bool_)
+        self._need = np.zeros((max(poly.n_vars, 1), _SMALL_POWER), dtype=np.bool_)
+        self._large = np.zeros(64, dtype=np.int64)
         capacity = 1 << max(10, int(4 * max(poly.n_terms, 1)).bit_length())
         self._alloc(capacity)
         self._pieces = pieces_count(poly.opaque)  # the opaque pieces' own arithmetic, the same for every order
@@ -334,12 +447,15 @@ class FastCounter:
                 self._alloc(len(self._keys))
                 self._gen = 1
             adds, mults, pows = _count(
-                self._ET, self._S, perm, self.mode == "content", self._unit_root,
-                self._keys, self._stamps, self._gen, self._need, self._have,
+                self._ET, self._values, self._offset, self._S, perm, self.mode == "content", self._unit_root,
+                self._keys, self._stamps, self._gen, self._need, self._large,
             )
             if adds >= 0:
                 return OpCount(int(adds), int(mults), int(pows)) + self._pieces
-            self._alloc(2 * len(self._keys))
+            if adds == -2:
+                self._large = np.zeros(2 * len(self._large), dtype=np.int64)
+            else:
+                self._alloc(2 * len(self._keys))
 
     def count(self, order) -> int:
         """Total operation count of ``order`` after Horner and CSE."""

@@ -31,11 +31,12 @@ from .coefficients import to_fraction, to_number
 # to_number lives in hornermcts.coefficients; it stays importable from here
 __all__ = ["Polynomial", "to_number", "MAX_EXPONENT"]
 
-#: The largest exponent of a variable (``x^65535``).  The fast counter keeps a
-#: table per variable as long as the largest exponent, and the exponents fit
-#: its 16-bit storage: a limit keeps memory and time bounded whatever the input
-#: (``x^1000000000 + y`` is refused at once, not a 10 GB table).
-MAX_EXPONENT = 2**16 - 1
+#: The largest exponent of a variable (``x^2147483647``, 2^31 - 1).  Nothing
+#: keeps a table as long as the largest exponent (the fast counter works on
+#: each variable's exponent ranks), so memory follows the number of terms;
+#: the limit keeps every exponent, and the sum of two, exact in 64-bit integers,
+#: and refuses absurd inputs (``x^(10^20)``) with a clear message at once.
+MAX_EXPONENT = 2**31 - 1
 
 
 class Polynomial:

@@ -208,6 +208,28 @@ def test_random_polynomials_exact_and_counter_equals_dag(case, rnd):
         assert sympy.expand(to_expression(dag) - poly.to_sympy()) == 0
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(1, 4).flatmap(lambda n: st.tuples(
+    st.just(n),
+    st.lists(st.lists(st.one_of(st.integers(0, 3), st.integers(60, 70), st.integers(2**20, 2**31 - 1)),
+                      min_size=n, max_size=n), min_size=1, max_size=12),
+    st.permutations(list(range(n))))))
+def test_counter_equals_dag_for_huge_exponents(case):
+    """Exponents up to MAX_EXPONENT: the counter's exponent ranks and sparse power plan match the DAG's count."""
+    n_vars, rows, order = case
+    poly = Polynomial(sympy.symbols(f"v0:{n_vars}"), rows, [(-1) ** i * (i % 4 + 1) for i in range(len(rows))])
+    assert FastCounter(poly).count_detail(order) == horner_dag(poly, order).count()
+
+
+def test_counter_memory_does_not_follow_the_exponent():
+    """``x^1000000000 + y`` (issue 14): no array as long as the exponent anywhere in the counter."""
+    poly = Polynomial((x, y), [[10**9, 0], [0, 1], [999_999_999, 3], [5, 1]], [1, 1, 1, 3])
+    counter = FastCounter(poly)
+    assert counter.count_detail([0, 1]) == horner_dag(poly, [0, 1]).count()
+    arrays = [v for v in vars(counter).values() if isinstance(v, np.ndarray)]
+    assert max(a.nbytes for a in arrays) < 10**5
+
+
 # ------------------------------------------------------------------ large expressions
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["hep", "res75"])

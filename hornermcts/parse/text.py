@@ -595,7 +595,7 @@ def from_text(
     square of the placeholder for ``sqrt(x)``.
 
     Untrusted text is parsed with bounded work: an exponent of a variable
-    above :data:`~hornermcts.polynomial.MAX_EXPONENT` (65,535), a power of
+    above :data:`~hornermcts.polynomial.MAX_EXPONENT` (2^31 - 1), a power of
     numbers beyond :data:`MAX_INTEGER_BITS` (``2^(10^9)``), the expansion of a
     power of a sum beyond :data:`MAX_POWER_WORK` (``(x + 1)^1000000``) and
     parentheses or calls nested deeper than :data:`MAX_NESTING` are
