@@ -20,11 +20,13 @@ from .program import Program
 CHUNK = 128
 
 #: Points per block of the blocked batch function (see :func:`to_c`): "native",
-#: the target's vector width chosen by the C preprocessor (4 doubles where the
-#: compiler targets AVX, else 2).  Measured on res(7,5) (``-O2``, AVX2 with
-#: ``-march=native``): 4 points per block 0.29 s per 10^5 points, 8 points
-#: 0.44 s (twice the temporaries' memory); 4 points without AVX 1.10 s (the
-#: compiler emulates the wide vectors), 2 points 0.62 s.
+#: the target's vector width chosen by the C preprocessor (8 doubles where the
+#: compiler targets AVX-512, 4 with AVX, else 2).  Measured on res(7,5), 2*10^5
+#: points, one core (AMD EPYC with AVX-512, ``-O2 -march=native``, idle): blocks
+#: of 2, 4, 8 points 0.99, 2.34, 3.80 million points/s (HEP(sigma): 4.7, 11.2,
+#: 13.6 million; 16 points 8.1 million, the temporaries outgrow the registers);
+#: without ``-march=native`` (SSE2, ``-O3``) 2 points are best (res(7,5): 1.06
+#: million against 0.89 with 4: the compiler emulates the wider vectors).
 BLOCK = "native"
 
 #: The C vector type of the blocked code (GCC/Clang ``vector_size``) and its broadcast.
@@ -93,8 +95,8 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         Precision "double" only: also write the blocked batch function
         ``void name_blocks_batch(const double *xs, long sp, long sv, double
         *out, long n)``, which evaluates ``block`` points (a power of two up
-        to 64, or "native" (:data:`BLOCK`): 4 where the compiler targets AVX,
-        else 2; ``int name_lanes(void)`` returns it) per instruction: every local is a vector
+        to 64, or "native" (:data:`BLOCK`): 8 where the compiler targets
+        AVX-512, 4 with AVX, else 2; ``int name_lanes(void)`` returns it) per instruction: every local is a vector
         of ``block`` doubles (the GCC/Clang vector extension, type
         ``hm_vec``), the program runs once per block in ``static hm_vec
         name_block(const hm_vec *x)`` (its own parts when long), the last
@@ -235,7 +237,8 @@ def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | 
     vec = VECTOR_TYPE
     lines = ["", f"/* The blocked batch: {LANES} points per instruction. */"]
     if block == "native":  # the target's vector width
-        lines += ["#if defined(__AVX__)", f"#define {LANES} 4", "#else", f"#define {LANES} 2", "#endif"]
+        lines += ["#if defined(__AVX512F__)", f"#define {LANES} 8", "#elif defined(__AVX__)", f"#define {LANES} 4",
+                  "#else", f"#define {LANES} 2", "#endif"]
     else:
         lines.append(f"#define {LANES} {block}")
     lines += [f"typedef double {vec} __attribute__((vector_size(8 * {LANES})));",

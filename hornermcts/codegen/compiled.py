@@ -302,8 +302,8 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
         :func:`~hornermcts.codegen.to_c`; ``compiled.symbols`` gives it.
     block : int, "native" or None, default "native" (:data:`~hornermcts.codegen.c.BLOCK`)
         Precision "double": points per block of the blocked batch function
-        (a power of two up to 64, or the target's vector width: 4 with AVX,
-        else 2; see :func:`~hornermcts.codegen.to_c`),
+        (a power of two up to 64, or the target's vector width: 8 with
+        AVX-512, 4 with AVX, else 2; see :func:`~hornermcts.codegen.to_c`),
         which every call with many points uses; None: one point after the
         other.  The other precisions always go point by point.
     workers : int or None
