@@ -49,7 +49,8 @@ from .polynomial import Polynomial
 from .search import MCTSResult, mcts
 from .search.annealing import anneal
 from .search.arguments import seed_value
-from .search.shortlist import Shortlist, Stage, shortlist
+from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
+from .structure import structural_order
 from .views import to_assignments, to_expressions, to_networkx
 
 __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
@@ -178,13 +179,16 @@ class OptimizeResult:
         return "\n".join(lines)
 
 
-def baseline_orders(poly, fixed=()) -> dict:
+def baseline_orders(poly, fixed=(), columns=None) -> dict:
     """The occurrence order, forward and backward: ``{name: column order}``.
 
-    Columns in ``fixed`` stay outermost in both.
+    Columns in ``fixed`` stay outermost in both.  Columns occurring in
+    equally many terms are ordered by :func:`~hornermcts.structure.structural_order`
+    (or by ``columns``, that order already computed), not by name.
     """
     fixed = list(fixed)
-    occ = [j for j in poly.occurrence_order() if j not in fixed]
+    columns = structural_order(poly, fixed) if columns is None else columns
+    occ = [j for j in columns if j not in fixed]
     return {"occurrence forward": fixed + occ, "occurrence backward": fixed + occ[::-1]}
 
 
@@ -339,29 +343,33 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     fixed = tuple(fixed)
     deadline = Deadline(options.time_limit) if deadline is None else deadline
     counter = FastCounter(poly)
+    columns = structural_order(poly, fixed)  # the searches see the columns in this order, not by name
+    rank = {j: k for k, j in enumerate(columns)}
+    book = ScoreBook(counter.count, tie=lambda order: tuple(rank[j] for j in order))
     plans: list = []  # each makes a Stage, given its time limit
     if options.iterations != 0 and poly.n_terms:
         if "mcts" in options.stages:
             directions = ("forward", "backward") if options.direction == "both" else (options.direction,)
-            plans += [partial(_mcts_stage, poly, d, counter, fixed, options, progress) for d in directions]
+            plans += [partial(_mcts_stage, poly, d, counter, fixed, columns, options, progress) for d in directions]
         if "anneal" in options.stages:
-            problem = HornerOrderProblem(poly, counter=counter, fixed=fixed)
+            problem = HornerOrderProblem(poly, counter=counter, fixed=fixed, columns=columns)
             if len(problem.variables) >= 2:
                 plans.append(partial(_anneal_stage, problem, options, progress, refine="mcts" in options.stages))
     # each search: an equal part of the time left when it starts, shared with those after it
     stages = [plan(partial(deadline.share, len(plans) - i)) for i, plan in enumerate(plans)]
     keep = options.candidates if "greedy" in options.stages else 1
-    return shortlist(counter.count, starts=[tuple(o) for o in baseline_orders(poly, fixed).values()],
+    return shortlist(book, starts=[tuple(o) for o in baseline_orders(poly, fixed, columns).values()],
                      stages=stages, keep=keep, seed=options.seed)
 
 
-def _mcts_stage(poly, direction: str, counter, fixed, options: Options, progress, time_limit) -> Stage:
+def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options, progress, time_limit) -> Stage:
     def run(book, seed):
-        problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book)
+        problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book,
+                                     columns=columns)
         return mcts(problem, iterations=options.iterations, time_limit=time_limit(), cp=float(options.cp),
                     schedule=options.selection_schedule, seed=seed, repeats=options.repeats, progress=progress)
 
-    input_operations = HornerOrderProblem(poly, counter=counter, fixed=fixed).input_operations
+    input_operations = HornerOrderProblem(poly, counter=counter, fixed=fixed, columns=columns).input_operations
     return Stage(f"mcts {direction}", run, cost_of=lambda reward: round(input_operations / reward),
                  space=direction)
 

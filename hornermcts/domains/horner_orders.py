@@ -30,6 +30,7 @@ import numpy as np
 
 from ..fastcount import FastCounter
 from ..opcount import original_count
+from ..structure import structural_order
 
 __all__ = ["HornerOrderProblem", "DIRECTIONS"]
 
@@ -53,6 +54,11 @@ class HornerOrderProblem:
         columns); default: the counter's.  Pass a shared
         :class:`~hornermcts.search.shortlist.ScoreBook` so that several
         searches never count one order twice.
+    columns : sequence of int, optional
+        Every column, in the order the moves are offered (the order of a
+        node's children, of a playout's draws); default
+        :func:`~hornermcts.structure.structural_order`, so that the search
+        does not depend on the variables' names or the order of the terms.
 
     Variables that do not occur in ``poly`` are not searched; they are
     appended to every scheme (they cost nothing).  Scores of complete orders
@@ -60,7 +66,7 @@ class HornerOrderProblem:
     """
 
     def __init__(self, poly, *, direction: str = "forward", counter: FastCounter | None = None, fixed=(),
-                 score=None):
+                 score=None, columns=None):
         if direction not in DIRECTIONS:
             raise OptionError(f"direction must be one of {DIRECTIONS}, not {direction!r}")
         self.poly = poly
@@ -71,7 +77,11 @@ class HornerOrderProblem:
         self.fixed = tuple(int(j) for j in fixed)
         present = (poly.exponents > 0).any(axis=0) if poly.n_terms else np.zeros(poly.n_vars, bool)
         present[list(self.fixed)] = False
-        self.variables = tuple(int(j) for j in np.flatnonzero(present))
+        if columns is None:
+            columns = structural_order(poly, self.fixed)
+        if sorted(columns) != list(range(poly.n_vars)):
+            raise OptionError(f"columns must list each of the {poly.n_vars} columns once, got {list(columns)!r}")
+        self.variables = tuple(int(j) for j in columns if present[j])
         self.absent = tuple(int(j) for j in np.flatnonzero(~present) if j not in self.fixed)
         self._cache: dict[tuple, int] = {}
 

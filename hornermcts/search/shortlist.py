@@ -56,6 +56,9 @@ __all__ = ["ScoreBook", "Stage", "Shortlist", "shortlist", "stage_seeds"]
 class ScoreBook:
     """Memoised ``cost(solution)``: call it like the cost; it remembers every score.
 
+    ``tie(solution)``, optional, gives the key that orders solutions of equal
+    cost in :meth:`best` (default: the solution itself).
+
     Examples
     --------
     >>> calls = []
@@ -66,11 +69,12 @@ class ScoreBook:
     ([((1, 1), 2)], ((1, 1), 2))
     """
 
-    __slots__ = ("cost", "scores")
+    __slots__ = ("cost", "scores", "tie")
 
-    def __init__(self, cost: Callable[[Hashable], float]) -> None:
+    def __init__(self, cost: Callable[[Hashable], float], *, tie: Callable[[Hashable], Any] | None = None) -> None:
         self.cost = cost
         self.scores: dict = {}
+        self.tie = tie
 
     def __call__(self, solution: Hashable) -> Any:
         score = self.scores.get(solution)
@@ -98,10 +102,11 @@ class ScoreBook:
     def best(self, k: int) -> list[tuple[Hashable, Any]]:
         """The ``k`` best ``(solution, cost)``, lowest cost first; ties by solution.
 
-        Ties are broken by comparing the solutions, so the ranking does not
-        depend on the order in which the stages met them.
+        Ties are broken by comparing the solutions (or their ``tie`` keys), so
+        the ranking does not depend on the order in which the stages met them.
         """
-        ranked = sorted(self.scores, key=lambda s: (self.scores[s], s))
+        tie = self.tie or (lambda s: s)
+        ranked = sorted(self.scores, key=lambda s: (self.scores[s], tie(s)))
         return [(s, self.scores[s]) for s in ranked[:k]]
 
 

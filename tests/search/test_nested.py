@@ -356,7 +356,7 @@ def horner_problem(**options):
 def test_nmcs_and_nrpa_on_the_horner_order_problem(direction):
     problem = horner_problem(direction=direction)
     best = max(problem.reward(p) for p in itertools.permutations(problem.variables))
-    by_nmcs = max((nmcs(problem, level=2, seed=s, progress=None) for s in range(2)), key=lambda r: r.best_value)
+    by_nmcs = max((nmcs(problem, level=3, seed=s, progress=None) for s in range(2)), key=lambda r: r.best_value)
     by_nrpa = max((nrpa(problem, level=2, per_level=50, seed=s, progress=None) for s in range(2)),
                   key=lambda r: r.best_value)
     for result in (by_nmcs, by_nrpa):
