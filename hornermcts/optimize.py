@@ -345,7 +345,11 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     counter = FastCounter(poly)
     columns = structural_order(poly, fixed)  # the searches see the columns in this order, not by name
     rank = {j: k for k, j in enumerate(columns)}
-    book = ScoreBook(counter.count, tie=lambda order: tuple(rank[j] for j in order))
+
+    def tie(order) -> tuple:  # equal counts: ranked by the structural order, not by the column numbers
+        return tuple(rank[j] for j in order)
+
+    book = ScoreBook(counter.count, tie=tie)
     plans: list = []  # each makes a Stage, given its time limit
     if options.iterations != 0 and poly.n_terms:
         if "mcts" in options.stages:
