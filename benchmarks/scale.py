@@ -21,8 +21,9 @@ Issue 14 point 7 asks for 10^6 x 20 in <= 60 s and <= 2 GB on this
 machine.  Committed run (``results/scale.txt``, a 76 MB file, the 2 cores
 otherwise idle): 49.8 s wall (26.1 s of it the optimize call, the rest
 starting, reading and parsing) and 1,545 MB peak: both within the target
-(41.4 s and 1,563 MB in the run before the structural column order came in,
-which takes about 1 s of it; the rest is this machine's run-to-run spread).
+(41.4 s and 1,563 MB in the run before the structural column order came in;
+that order takes about 1 s at this size, and the rest of the difference is not
+explained: this VM's runs of one command spread by 10-20 %).
 On the same machine shared with two background jobs it took 75.8 s (36.5 s
 optimize) and 1,568 MB (the issue measured 212 s and 3.1 GB before; 74.9 s
 and 2,383 MB at the start of this work, the peak then while the parser's
