@@ -15,7 +15,9 @@ coefficients as term labels).  Renaming the
 variables or shuffling the terms permutes the signatures with the columns,
 so the ranks follow the variables.  Columns the refinement cannot tell apart
 (variables that a symmetry of the polynomial exchanges, such as the entries
-of a generic determinant) keep their input order among themselves.
+of a generic determinant) are split as a canonical labelling splits them:
+one is singled out, the signatures are refined again, and so on; under a
+symmetry every choice gives the same order up to that symmetry.
 
 Examples
 --------
