@@ -59,9 +59,11 @@ ROUNDS = 3
 #: At most this many groups of tied columns are split (each split refines all signatures again) ...
 MAX_SPLITS = 64
 
-#: ... and no more than this many (term, column) incidences are read by the splits' refinements in all:
-#: a determinant's 49 tied entries are split in 30 ms, and a 10^6-term input is not held up by them.
+#: ... and no more than this much work goes into the splits' refinements in all, counted in (term, column)
+#: incidences read, each column's own overhead as :data:`COLUMN_WORK` more: det(7)'s 49 tied entries need 9
+#: splits (33 ms), while neither a 10^6-term input nor a symmetric one in 1000 variables is held up by them.
 SPLIT_WORK = 50_000_000
+COLUMN_WORK = 10_000
 
 _SPLIT = np.uint64(0xD6E8FEB86659FD93)
 
@@ -131,8 +133,8 @@ def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
         for k, j in enumerate(fixed):
             colour[j] = _mix(np.array([k + 1], dtype=np.uint64))[0]
         colour = refine(colour)
-        incidences = sum(len(q) for q in present) * (ROUNDS + 1)
-        for _ in range(min(MAX_SPLITS, SPLIT_WORK // max(incidences, 1))):
+        work = (sum(len(q) for q in present) + COLUMN_WORK * n_vars) * (ROUNDS + 1)  # of one refinement
+        for _ in range(min(MAX_SPLITS, SPLIT_WORK // max(work, 1))):
             key = {j: (-int(counts[j]), int(colour[j])) for j in rest}
             groups: dict = {}
             for j in rest:
