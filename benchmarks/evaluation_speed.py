@@ -51,16 +51,16 @@ from sympy.printing.c import C99CodePrinter
 
 from hornermcts import codegen, families, form
 from hornermcts.optimize import optimize
-from hornermcts.codegen.compiled import cores
+from hornermcts.codegen.compiled import NO_FUSION, cores
 from hornermcts.opcount import original_count
 from hornermcts.textio import form_names
 
 from delivered import emitted_ops, ours_in_code
 
 BASE = ("-shared", "-fPIC", "-ffp-contract=off")
-# -mno-fma -fno-tree-slp-vectorize with -march=native: GCC 12 fuses SLP-vectorised multiply-adds (vfmaddsub)
-# in scalar code even with -ffp-contract=off (with AVX-512 despite -mno-fma); so every code is evaluated as written.
-FLAG_SETS = (("-O3",), ("-O3", "-march=native", "-mno-fma", "-fno-tree-slp-vectorize"))
+# NO_FUSION (-mno-fma -fno-tree-slp-vectorize on x86) with -march=native: GCC 12 fuses SLP-vectorised multiply-adds
+# in scalar code even with -ffp-contract=off (see codegen.compiled); so every code is evaluated as written.
+FLAG_SETS = (("-O3",), ("-O3", "-march=native", *NO_FUSION))
 CACHE = Path(__file__).resolve().parent / "results" / "form_cache"
 
 

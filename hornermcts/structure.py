@@ -110,7 +110,8 @@ def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
     exps = poly.exponents
     n_terms, n_vars = exps.shape
     fixed = [int(j) for j in fixed]
-    rest = [j for j in range(n_vars) if j not in set(fixed)]
+    leading = set(fixed)
+    rest = [j for j in range(n_vars) if j not in leading]
     columns = [exps[:, j] for j in range(n_vars)]
     index = np.int32 if n_terms < 2**31 else np.int64  # term indices: half the memory at 10^6 terms
     present = [np.flatnonzero(c).astype(index) for c in columns]
@@ -135,11 +136,10 @@ def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
         colour = refine(colour)
         work = (sum(len(q) for q in present) + COLUMN_WORK * n_vars) * (ROUNDS + 1)  # of one refinement
         for _ in range(min(MAX_SPLITS, SPLIT_WORK // max(work, 1))):
-            key = {j: (-int(counts[j]), int(colour[j])) for j in rest}
             groups: dict = {}
             for j in rest:
-                groups.setdefault(key[j], []).append(j)
-            tied = [g for k, g in sorted(groups.items()) if len(g) > 1]
+                groups.setdefault((-int(counts[j]), int(colour[j])), []).append(j)
+            tied = [g for _, g in sorted(groups.items()) if len(g) > 1]
             if not tied:
                 break
             chosen = tied[0][0]  # the first in input order: under a symmetry, any member would do

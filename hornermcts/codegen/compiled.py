@@ -51,8 +51,9 @@ from .program import as_dags, input_symbols
 #: not SLP-vectorised (the blocked batch code is explicit vectors and keeps the
 #: full width).  Both found by ``tests/codegen/test_batch.py``.
 _X86 = platform.machine().lower() in ("x86_64", "amd64", "i386", "i686")
-_C_FLAGS = ("-O2", "-march=native", *(("-mno-fma", "-fno-tree-slp-vectorize") if _X86 else ()), "-shared", "-fPIC",
-            "-ffp-contract=off")
+#: The flags that keep the compiler from fusing multiply-adds on this target (with ``-ffp-contract=off``).
+NO_FUSION = ("-mno-fma", "-fno-tree-slp-vectorize") if _X86 else ()
+_C_FLAGS = ("-O2", "-march=native", *NO_FUSION, "-shared", "-fPIC", "-ffp-contract=off")
 
 #: Least work (points x operations) one call shares among threads by default:
 #: below it, starting the threads costs more than they save.
