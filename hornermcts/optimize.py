@@ -49,6 +49,7 @@ from .polynomial import Polynomial
 from .search import MCTSResult, mcts
 from .search.annealing import anneal
 from .search.arguments import seed_value
+from .search.parallel import fork_map, worker_count
 from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
 from .structure import structural_order
 from .views import to_assignments, to_expressions, to_networkx
@@ -370,8 +371,12 @@ def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options,
     def run(book, seed):
         problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book,
                                      columns=columns)
-        return mcts(problem, iterations=options.iterations, time_limit=time_limit(), cp=float(options.cp),
-                    schedule=options.selection_schedule, seed=seed, repeats=options.repeats, progress=progress)
+        limit = time_limit()  # mcts's limit is per restart: the restarts one process runs share it
+        rounds = math.ceil(options.repeats / min(worker_count(options.workers), options.repeats))
+        return mcts(problem, iterations=options.iterations, time_limit=None if limit is None else limit / rounds,
+                    cp=float(options.cp),
+                    schedule=options.selection_schedule, seed=seed, repeats=options.repeats,
+                    workers=options.workers, books=[book], progress=progress)
 
     input_operations = HornerOrderProblem(poly, counter=counter, fixed=fixed, columns=columns).input_operations
     return Stage(f"mcts {direction}", run, cost_of=lambda reward: round(input_operations / reward),
@@ -387,7 +392,7 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, time_
         return anneal(lambda state: book(problem.scheme(state)), free, iterations=options.iterations,
                       t_start=t_start * start_ops, t_end=t_end * start_ops,
                       restarts=max(options.repeats, 1 + extra), seed=seed, time_limit=time_limit(),
-                      progress=progress)
+                      workers=options.workers, books=[book], progress=progress)
 
     return Stage("anneal", run, cost_of=int, space=problem.direction)  # skipped if MCTS saw every order there
 
@@ -436,27 +441,33 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
     ``schemes`` hold the columns of the joint polynomial: the first
     ``n_markers`` (the output markers of several outputs) are dropped.
 
-    With a ``deadline`` the schemes are built best first while the time
-    left is longer than the last one took (the first: than building
+    The schemes are built on ``options.workers`` processes, each taking
+    them best first; the winner does not depend on the number.  With a
+    ``deadline`` a process builds a scheme only while the time left is
+    longer than its last build took (the first: than building
     ``fallback``'s DAG took, about), and the greedy passes stop at it;
     ``fallback`` (a candidate in hand) is the answer if none is built.
     """
     use_greedy = "greedy" in options.stages
     deadline = Deadline(None) if deadline is None else deadline
-    best: Candidate | None = fallback
-    took = 0.0 if fallback is None else fallback.seconds
-    for scheme in schemes:
-        if best is not None and deadline.bounded and deadline.remaining() < took:
-            break
+    took = [0.0 if fallback is None else fallback.seconds]  # the last build's seconds
+
+    def build(scheme) -> Candidate | None:
+        if deadline.bounded and deadline.remaining() < took[0]:
+            return None  # no time for another build
         start = time.perf_counter()
         order = [j - n_markers for j in scheme if j >= n_markers]
         dag = horner_dag(polys, order)
         cse = dag.count()
         final = greedy_step(dag, rounds=1, deadline=deadline) if use_greedy else dag
-        after = final.count()
-        if best is None or (after.total, cse.total) < (best.after.total, best.cse.total):
-            best = Candidate(order, cse, after, final, time.perf_counter() - start)
-        took = time.perf_counter() - start
+        took[0] = time.perf_counter() - start
+        return Candidate(order, cse, final.count(), final, took[0])
+
+    best: Candidate | None = fallback
+    for candidate in fork_map(build, schemes, options.workers):  # independent builds: on every core
+        if candidate is not None and (best is None or (candidate.after.total, candidate.cse.total)
+                                      < (best.after.total, best.cse.total)):
+            best = candidate
     if best is None:
         raise AssertionError("no candidate schemes to screen: the occurrence orders are always scored")
     if use_greedy and options.greedy_rounds > 1 and not deadline.expired():

@@ -32,7 +32,8 @@ from typing import Callable, ClassVar, Sequence
 
 import numpy as np
 
-from .arguments import generator, integer, seconds
+from .arguments import generators, integer, seconds
+from .parallel import fork_map, in_child, worker_count
 from .progress import make_progress
 from .result import SearchResult
 
@@ -76,6 +77,94 @@ def _neighbour(perm: list, rng, kinds: Sequence[str], lo: int) -> list:
     return out
 
 
+@dataclass
+class _Walked:
+    """One annealing run: its best permutation and cost, improvements ``(step, cost)``, steps, accepted, stop."""
+
+    best: tuple
+    best_cost: float
+    history: list
+    iterations: int
+    accepted: int
+    stopped: str
+
+
+@dataclass
+class _Walk:
+    """The settings of the runs of one :func:`anneal` call; :meth:`run` does one run."""
+
+    cost: Callable[[tuple], float]
+    iterations: int | None
+    t_start: float
+    ratio: float
+    neighbourhood: tuple
+    fixed: int
+    deadline: float | None
+    interrupted: bool = False
+
+    def run(self, begin: tuple, rng, offset: int, runs_left: int, callback) -> _Walked:
+        """Anneal from ``begin``; with a deadline, take 1 / ``runs_left`` of the time left.
+
+        ``offset`` (the steps before this run) is for progress reports only:
+        the history counts this run's own steps.  After a Ctrl-C, this and
+        every later run of the call return at once.
+        """
+        current, current_cost = list(begin), self.cost(tuple(begin))
+        best, best_cost, history = tuple(begin), current_cost, []
+        cost, iterations, deadline = self.cost, self.iterations, self.deadline
+        k = accepted = 0
+        stopped = "interrupt" if self.interrupted else "iterations"
+        movable = len(begin) - self.fixed >= 2
+        run_start = last_report = time.perf_counter()
+        try:
+            while movable and stopped == "iterations":
+                if iterations is not None and k >= iterations:
+                    break
+                now = time.perf_counter()
+                if deadline is not None and now >= deadline:
+                    stopped = "time"
+                    break
+                if iterations is not None:
+                    frac = k / iterations
+                else:
+                    frac = (now - run_start) / max((deadline - run_start) / runs_left, 1e-9)
+                    if frac >= 1.0:
+                        break
+                temperature = self.t_start * self.ratio ** frac
+                candidate = _neighbour(current, rng, self.neighbourhood, self.fixed)
+                c = cost(tuple(candidate))
+                k += 1
+                delta = c - current_cost
+                if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                    current, current_cost = candidate, c
+                    accepted += 1
+                    if c < best_cost:
+                        best, best_cost = tuple(candidate), c
+                        history.append((k, c))
+                if callback is not None and now - last_report > 0.25:
+                    callback(offset + k, -best_cost)
+                    last_report = now
+        except KeyboardInterrupt:
+            stopped = "interrupt"
+        if stopped == "interrupt":
+            self.interrupted = True
+        return _Walked(best, best_cost, history, k, accepted, stopped)
+
+
+def _merged(initial: tuple, initial_cost: float, runs: Sequence[_Walked]) -> tuple[tuple, float, list]:
+    """The best permutation over ``runs`` (the first met among equals), its cost, the history over all runs."""
+    best, best_cost, history = initial, initial_cost, [(0, initial_cost)]
+    done = 0
+    for run in runs:
+        for step, c in run.history:
+            if c < history[-1][1]:
+                history.append((done + step, c))
+        if run.best_cost < best_cost:
+            best, best_cost = run.best, run.best_cost
+        done += run.iterations
+    return best, best_cost, history
+
+
 def anneal(
     cost: Callable[[tuple], float],
     initial: Sequence,
@@ -89,6 +178,8 @@ def anneal(
     fixed: int = 0,
     seed: int | None = None,
     time_limit: float | None = None,
+    workers: int | None = 1,
+    books: Sequence = (),
     progress=None,
 ) -> AnnealResult:
     """Minimise ``cost`` over permutations of ``initial`` by simulated annealing.
@@ -109,8 +200,9 @@ def anneal(
     neighbourhood : sequence of {"swap", "move"}
         Neighbour moves, drawn uniformly.
     restarts : int, default 1
-        Runs; each starts from ``initial`` (``restart_from="initial"``) or
-        from the best permutation so far (``"best"``), at ``t_start``.
+        Runs, each with its own Generator (spawned from ``seed``); each
+        starts from ``initial`` (``restart_from="initial"``) or from the best
+        permutation so far (``"best"``), at ``t_start``.
     fixed : int, default 0
         Leading positions that never move.
     seed : int, numpy Generator or None
@@ -119,6 +211,14 @@ def anneal(
     time_limit : float, optional
         Seconds for the whole search; the best so far is returned when it
         runs out, and on Ctrl-C.
+    workers : int or None, default 1
+        Processes the runs from ``initial`` share (None: every core), by
+        :func:`~hornermcts.search.parallel.fork_map`; the result of a
+        step-bounded search is the same for every ``workers``.  Runs from
+        the best so far (``restart_from="best"``) follow one another.
+    books : sequence of ScoreBook
+        Memos ``cost`` scores through: with ``workers > 1`` the scores the
+        other processes add are copied back (see ``fork_map``).
     progress : None, True, "auto" or callable
         As for :func:`~hornermcts.search.mcts`; the callback receives
         ``(step, -best_cost)`` so that higher is better there too.
@@ -138,60 +238,41 @@ def anneal(
         raise OptionError(f"restart_from must be 'initial' or 'best', not {restart_from!r}")
     if not 0 <= fixed <= len(initial):
         raise OptionError(f"fixed must lie in [0, {len(initial)}], not {fixed}")
-    rng, seed = generator(seed)
+    rngs, seed = generators(seed, restarts)
+    workers = min(worker_count(workers), restarts)
     total = None if iterations is None else iterations * restarts
     callback, close = make_progress(progress, total=total)
     start = time.perf_counter()
-    deadline = None if time_limit is None else start + time_limit
-    best = initial
-    best_cost = cost(initial)
-    history = [(0, best_cost)]
-    done = accepted = 0
-    stopped = "iterations"
-    movable = len(initial) - fixed >= 2
-    ratio = t_end / t_start
-    last_report = start
+    walk = _Walk(cost, iterations, t_start, t_end / t_start, tuple(neighbourhood), fixed,
+                 None if time_limit is None else start + time_limit)
+    initial_cost = cost(initial)
+    runs: list[_Walked] = []
     try:
-        for run in range(restarts):
-            current = list(initial if restart_from == "initial" else best)
-            current_cost = cost(tuple(current))
-            run_start = time.perf_counter()
-            k = 0
-            while movable:
-                if iterations is not None and k >= iterations:
+        if restart_from == "initial" and workers > 1:
+            per = iterations if iterations is not None else 0
+
+            def one(k: int) -> _Walked:  # process k % workers runs restarts k, k + workers, ...: it shares its time
+                left = len(range(k, restarts, workers))
+                return walk.run(initial, rngs[k], k * per, left, None if in_child() else callback)
+
+            runs = fork_map(one, range(restarts), workers, books=books)
+        else:
+            for k, rng in enumerate(rngs):
+                begin = initial if restart_from == "initial" else _merged(initial, initial_cost, runs)[0]
+                runs.append(walk.run(begin, rng, sum(run.iterations for run in runs), restarts - k, callback))
+                if runs[-1].stopped != "iterations":
                     break
-                now = time.perf_counter()
-                if deadline is not None and now >= deadline:
-                    stopped = "time"
-                    break
-                if iterations is not None:
-                    frac = k / iterations
-                else:
-                    frac = (now - run_start) / max((deadline - run_start) / (restarts - run), 1e-9)
-                    if frac >= 1.0:
-                        break
-                temperature = t_start * ratio ** frac
-                candidate = _neighbour(current, rng, neighbourhood, fixed)
-                c = cost(tuple(candidate))
-                k += 1
-                done += 1
-                delta = c - current_cost
-                if delta <= 0 or rng.random() < math.exp(-delta / temperature):
-                    current, current_cost = candidate, c
-                    accepted += 1
-                    if c < best_cost:
-                        best, best_cost = tuple(candidate), c
-                        history.append((done, c))
-                if callback is not None and now - last_report > 0.25:
-                    callback(done, -best_cost)
-                    last_report = now
-            if stopped == "time":
-                break
-    except KeyboardInterrupt:
-        stopped = "interrupt"
+    except KeyboardInterrupt:  # in a progress call between runs
+        walk.interrupted = True
     finally:
+        best, best_cost, history = _merged(initial, initial_cost, runs)
+        done = sum(run.iterations for run in runs)
         if callback is not None:
             callback(done, -best_cost)
         close()
+    stopped = next((run.stopped for run in runs if run.stopped != "iterations"), "iterations")
+    if walk.interrupted:
+        stopped = "interrupt"
     return AnnealResult(best_moves=best, best_value=best_cost, history=tuple(history), iterations=done,
-                        accepted=accepted, elapsed=time.perf_counter() - start, stopped=stopped, seed=seed)
+                        accepted=sum(run.accepted for run in runs), elapsed=time.perf_counter() - start,
+                        stopped=stopped, seed=seed)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import partial
 from math import inf, sqrt
 from time import perf_counter
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -41,6 +41,7 @@ from .arguments import clock as clock_function
 from .expansion import make_expansion
 from .node import Node
 from .normalised_uct import SCOPES, VALUES, NormalisedUCT
+from .parallel import fork_map, in_child, worker_count
 from .playout import playout_policy
 from .problem import check_problem
 from .progress import make_progress
@@ -419,6 +420,8 @@ def mcts(
     playout: Callable[[Any, Any, Any], tuple] | None = None,
     seed: int | np.random.Generator | None = None,
     repeats: int = 1,
+    workers: int | None = 1,
+    books: Sequence = (),
     progress: Any = "auto",
     shaping: Callable[[], Callable[[Node, Node], None]] | None = None,
 ) -> MCTSResult:
@@ -503,6 +506,13 @@ def mcts(
     repeats : int, default 1
         ``R`` independent restarts, each with a fresh tree and its own
         Generator (spawned from ``seed``); the best over all is returned.
+    workers : int or None, default 1
+        Processes the restarts run on (None: every core), by
+        :func:`~hornermcts.search.parallel.fork_map`; the result is the same
+        for every ``workers`` (each restart has its own Generator).
+    books : sequence of ScoreBook
+        Memos the problem scores through: with ``workers > 1`` the scores
+        the other processes add are copied back (see ``fork_map``).
     progress : None, bool, "auto" or callable, default "auto"
         A callback ``progress(iteration, best)``, called a few times a second
         at most and once at the end, ``best`` in the problem's sense (a cost
@@ -578,6 +588,7 @@ def mcts(
     check_problem(problem)
     budget(iterations, time_limit)
     integer("repeats", repeats, minimum=1)
+    workers = worker_count(workers)
     read_clock = clock_function(clock)
     if value not in VALUES:
         raise OptionError(f"value must be 'mean' or 'best', got {value!r}")
@@ -640,14 +651,21 @@ def mcts(
     done = 0
     overall = None
     try:
-        for rng in rngs:
-            run = _run(problem, plan, rng, done, overall, cadence)
-            runs.append(run)
-            done += run.iterations
-            if run.best is not None:
-                overall = _leader(run.best[0], overall)
-            if run.stopped in ("interrupt", "exhausted", "target"):
-                break  # nothing better to find, or the user asked to stop
+        if workers > 1 and repeats > 1:
+            runs = _parallel_runs(problem, plan, rngs, workers, books, cadence)
+            done = sum(run.iterations for run in runs)
+            for run in runs:
+                if run.best is not None:
+                    overall = _leader(run.best[0], overall)
+        else:
+            for rng in rngs:
+                run = _run(problem, plan, rng, done, overall, cadence)
+                runs.append(run)
+                done += run.iterations
+                if run.best is not None:
+                    overall = _leader(run.best[0], overall)
+                if run.stopped in ENDS_RESTARTS:
+                    break  # nothing better to find, or the user asked to stop
         if callback is not None:
             callback(done, plan.shown(overall))
     except KeyboardInterrupt:  # in the final progress call
@@ -656,6 +674,37 @@ def mcts(
     finally:
         close()
     return _combine(runs, seed_used, cost_problem)
+
+
+#: A restart that stops for one of these reasons ends the restarts.
+ENDS_RESTARTS = ("interrupt", "exhausted", "target")
+
+
+def _parallel_runs(problem: Any, plan: _Plan, rngs: list, workers: int, books: Sequence,
+                   cadence: _Cadence | None) -> list[_Run]:
+    """The restarts on ``workers`` processes (:func:`~.parallel.fork_map`), as a one-process run leaves them.
+
+    Each restart has its own Generator, so its search is the same wherever
+    it runs; its history is shifted by the iterations of the restarts before
+    it, and the restarts after the first that ends them (an interrupt,
+    exhaustion, a target) are dropped, as one process would not have run them.
+    """
+    per = plan.iterations if plan.iterations is not None else 0
+
+    def one(k: int) -> _Run:
+        return _run(problem, plan, rngs[k], k * per, None, None if in_child() else cadence)
+
+    runs = fork_map(one, range(len(rngs)), workers, books=books)
+    for end, run in enumerate(runs):
+        if run.stopped in ENDS_RESTARTS:
+            runs = runs[:end + 1]
+            break
+    done = 0
+    for k, run in enumerate(runs):
+        shift = done - k * per
+        run.history = [(index + shift, value) for index, value in run.history]
+        done += run.iterations
+    return runs
 
 
 def _shown(cost_problem: bool, value: Any) -> float:
