@@ -17,7 +17,9 @@ worker count.
 
 Ctrl-C reaches the children too (they share the terminal's process group):
 each search catches it and returns its best so far, and :func:`fork_map`
-waits for those answers instead of abandoning them.
+waits for those answers instead of abandoning them.  A call that does not
+catch it has no answer, and :func:`fork_map` raises KeyboardInterrupt once
+the others are in, as the same calls in one process would.
 
 Examples
 --------
@@ -36,6 +38,7 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import os
+import signal
 from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import OptionError
@@ -44,6 +47,10 @@ __all__ = ["fork_map", "cores", "worker_count", "in_child"]
 
 _JOB: tuple | None = None  # (func, items, books): set before the fork, read by the children
 _IN_CHILD = False
+
+
+class _Interrupted:
+    """A child's answer when Ctrl-C ended its call."""
 
 
 def in_child() -> bool:
@@ -84,13 +91,29 @@ def _scores(book) -> dict:
     return book.scores if hasattr(book, "scores") else book
 
 
+def _quiet() -> None:
+    """A child ignores Ctrl-C while it waits for work (no traceback from an idle worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _child(index: int) -> tuple:
-    """Run item ``index`` of the job in a forked child: its result and the entries it added to the books."""
+    """Run item ``index`` of the job in a forked child: its result and the entries it added to the books.
+
+    Ctrl-C interrupts the call (a search returns its best so far); one the
+    call does not catch comes back as an :class:`_Interrupted`.
+    """
     global _IN_CHILD
     _IN_CHILD = True
     func, items, books = _JOB  # type: ignore[misc]
     marks = [len(_scores(book)) for book in books]
-    return func(items[index]), _entries(books, marks)
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        result = func(items[index])
+    except KeyboardInterrupt:
+        result = _Interrupted()
+    finally:
+        _quiet()
+    return result, _entries(books, marks)
 
 
 def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 1, *,
@@ -122,7 +145,7 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
     before = [len(_scores(book)) for book in books]
     _JOB = (func, items, books)
     try:
-        with multiprocessing.get_context("fork").Pool(workers - 1) as pool:
+        with multiprocessing.get_context("fork").Pool(workers - 1, initializer=_quiet) as pool:
             theirs = [k for k in range(len(items)) if k % workers]
             pending = pool.map_async(_child, theirs, chunksize=1)
             done: dict[int, tuple] = {}
@@ -147,4 +170,7 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
             scores = _scores(book)
             for key, value in entries:
                 scores.setdefault(key, value)
-    return [done[k][0] for k in range(len(items))]
+    results = [done[k][0] for k in range(len(items))]
+    if any(isinstance(result, _Interrupted) for result in results):
+        raise KeyboardInterrupt  # as one process would have: a call ended by Ctrl-C has no result
+    return results

@@ -126,3 +126,13 @@ def test_optimize_gives_the_same_result_on_one_and_two_processes():
     assert one.order == two.order and one.after == two.after and one.history == two.history
     assert one.baselines == two.baselines
     assert [s.iterations for s in one.search] == [s.iterations for s in two.search]
+
+
+def test_a_call_ended_by_ctrl_c_in_a_child_ends_fork_map_as_in_one_process():
+    def stop(k):
+        if k == 1:
+            raise KeyboardInterrupt
+        return k
+
+    with pytest.raises(KeyboardInterrupt):
+        fork_map(stop, range(3), workers=2)
