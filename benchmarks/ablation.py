@@ -22,7 +22,6 @@ section "Where the operations go" summarises the committed table.
 from __future__ import annotations
 
 import argparse
-import re
 import statistics
 import sys
 import time
@@ -52,15 +51,6 @@ CONFIGS = (
 )
 
 
-def expression(name: str):
-    """``families.load(name)``, or ``random(n_vars,n_terms,max_degree)`` (seed 0)."""
-    m = re.fullmatch(r"random\((\d+),(\d+),(\d+)\)", name.replace(" ", ""))
-    if m:
-        n_vars, n_terms, degree = map(int, m.groups())
-        return families.random_polynomial(n_vars, n_terms, max_degree=degree, seed=0)
-    return families.load(name)
-
-
 def measure(poly, options: dict, seeds: int) -> tuple[int, float]:
     """Median delivered operations and median seconds of ``optimize(poly, **options)`` over the seeds."""
     searching = options["preset"] not in ("fast", "greedy")
@@ -74,7 +64,7 @@ def measure(poly, options: dict, seeds: int) -> tuple[int, float]:
 
 
 def table(name: str, seeds: int) -> list[str]:
-    poly = expression(name)
+    poly = families.load(name)
     lines = [f"{name}: {poly.n_terms} terms, {poly.n_vars} variables",
              f"  {'configuration':<40} {'operations':>10} {'change':>8} {'seconds':>8}",
              f"  {'input as written (model)':<40} {original_count(poly).total:>10}",

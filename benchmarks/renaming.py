@@ -24,14 +24,11 @@ import statistics
 import sys
 from pathlib import Path
 
-import numpy as np
-import sympy
-
+from hornermcts import families
 from hornermcts.optimize import optimize
 from hornermcts.polynomial import Polynomial
 from hornermcts.textio import write_text
 
-from ablation import expression
 from delivered import ours_in_code
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,20 +36,14 @@ DEFAULT_EXPRESSIONS = "hep_sigma res75 det(6) structured(30,6000,1) random(20,30
 
 
 def written(poly: Polynomial, renaming: int | None) -> str:
-    """``poly`` as FORM-syntax text: as it is (``None``), or renamed and shuffled with seed ``renaming``."""
-    if renaming is not None:
-        rng = np.random.default_rng(renaming)
-        names = sympy.symbols(f"v0:{poly.n_vars}")
-        symbols = tuple(names[k] for k in rng.permutation(poly.n_vars))
-        rows = rng.permutation(poly.n_terms)
-        poly = Polynomial(symbols, poly.exponents[rows], [poly.coefficients[i] for i in rows])
+    """``poly`` as FORM-syntax text: as it is (``None``), or ``families.renamed`` with seed ``renaming``."""
     out = io.StringIO()
-    write_text(poly, out)
+    write_text(poly if renaming is None else families.renamed(poly, renaming), out)
     return out.getvalue()
 
 
 def row(name: str, renamings: int) -> tuple[str, float]:
-    poly = expression(name)
+    poly = families.load(name)
     if poly.opaque:
         raise SystemExit(f"{name}: opaque pieces are not renamed by this script")
     counts = [ours_in_code(optimize(written(poly, k), seed=0)) for k in [None, *range(renamings)]]

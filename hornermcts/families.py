@@ -13,7 +13,16 @@ in the same order.
 * :func:`structured_random` -- random sums of products of shared building
   blocks, expanded: polynomials with good Horner orders and common
   subexpressions to find.
+* :func:`complete_symmetric` -- ``h_k(x_0..x_{n-1})``, every monomial of
+  degree ``k``: a symmetric family.
 * :func:`hep_sigma` -- the HEP(sigma) Feynman-diagram expression.
+* :func:`renamed` -- a polynomial with its variables renamed and its terms
+  shuffled (the same polynomial written another way).
+* :func:`gradient` -- the partial derivatives of a polynomial: a multi-output
+  input.
+* :func:`pendulum_equations` -- the mass matrix and forcing of an ``n``-link
+  planar pendulum from :mod:`sympy.physics.mechanics`, ``sin``/``cos`` kept
+  opaque: a multi-output input with non-polynomial pieces.
 * :func:`load` / :func:`available` -- the benchmarks by name.
 
 Examples
@@ -46,7 +55,11 @@ __all__ = [
     "determinant",
     "random_polynomial",
     "structured_random",
+    "complete_symmetric",
     "hep_sigma",
+    "renamed",
+    "gradient",
+    "pendulum_equations",
     "load",
     "available",
 ]
@@ -551,6 +564,102 @@ def structured_random(
     return _to_polynomial(symbols, total, bits)
 
 
+# --------------------------------------------- symmetric, rewritten, derived
+def complete_symmetric(n_vars: int, degree: int) -> Polynomial:
+    """The complete homogeneous symmetric polynomial ``h_k``: every monomial of degree ``k``, coefficient 1.
+
+    ``C(n + k - 1, k)`` terms in ``x0 .. x{n-1}``; its best Horner forms
+    cost about ``2 n k`` operations (``h_k(x_i..) = x_i h_{k-1}(x_i..) +
+    h_k(x_{i+1}..)``, shared).
+
+    >>> p = complete_symmetric(3, 2)
+    >>> p.n_terms, p.to_sympy()
+    (6, x0**2 + x0*x1 + x0*x2 + x1**2 + x1*x2 + x2**2)
+    """
+    n_vars, degree = int(n_vars), int(degree)
+    if n_vars < 1 or degree < 0:
+        raise OptionError(f"complete_symmetric needs n_vars >= 1 and degree >= 0, got {n_vars}, {degree}")
+    rows = [np.bincount(np.array(c, dtype=np.int64), minlength=n_vars)
+            for c in itertools.combinations_with_replacement(range(n_vars), degree)]
+    exps = np.array(rows, dtype=np.int64).reshape(len(rows), n_vars)
+    return Polynomial(_variables(n_vars), exps, [1] * len(rows))
+
+
+def renamed(poly: Polynomial, seed: int) -> Polynomial:
+    """``poly`` written another way: variables renamed ``v0, v1, ...`` in a random order, terms shuffled.
+
+    The same polynomial up to the names; a result that changes with
+    ``seed`` depends on how the input is written.
+
+    >>> p = renamed(determinant(2), seed=1)
+    >>> sorted(map(str, p.symbols)), p.n_terms
+    (['v0', 'v1', 'v2', 'v3'], 2)
+    """
+    if poly.opaque:
+        raise OptionError("renamed: a polynomial with opaque pieces is renamed through its SymPy form")
+    rng = np.random.default_rng(seed)
+    names = sympy.symbols(f"v0:{poly.n_vars}")
+    symbols = tuple(names[k] for k in rng.permutation(poly.n_vars))
+    rows = rng.permutation(poly.n_terms)
+    return Polynomial(symbols, poly.exponents[rows], [poly.coefficients[i] for i in rows])
+
+
+def gradient(poly: Polynomial) -> list[Polynomial]:
+    """The partial derivatives of ``poly``, one per variable (a multi-output input, exact).
+
+    >>> [g.to_sympy() for g in gradient(determinant(2))]
+    [m_1_1, -m_1_0, -m_0_1, m_0_0]
+    """
+    if poly.opaque:
+        raise OptionError("gradient: differentiate a polynomial with opaque pieces through its SymPy form")
+    out = []
+    for j in range(poly.n_vars):
+        rows = np.nonzero(poly.exponents[:, j])[0]
+        exps = poly.exponents[rows].copy()
+        factors = exps[:, j].tolist()
+        exps[:, j] -= 1
+        out.append(Polynomial(poly.symbols, exps, [poly.coefficients[i] * f for i, f in zip(rows, factors)]))
+    return out
+
+
+def pendulum_equations(n_links: int) -> list:
+    """Kane's equations of an ``n``-link planar pendulum: the mass matrix entries, then the forcing terms.
+
+    Link ``i`` (mass ``m_i`` at its tip, length ``l_i``) turns by ``q_i``
+    relative to link ``i - 1``, with speed ``u_i``; gravity ``g``.  Built by
+    :class:`sympy.physics.mechanics.KanesMethod`, with ``q_i(t)``,
+    ``u_i(t)`` replaced by plain symbols and the sines and cosines of the
+    sums of angles expanded into products of ``sin(q_i)`` and ``cos(q_i)``,
+    which :func:`hornermcts.optimize` keeps opaque.  ``n_links**2 + n_links``
+    SymPy expressions (5 links: 30 outputs, 1,385 terms).
+    """
+    from sympy.physics import mechanics as me
+
+    n = int(n_links)
+    if n < 1:
+        raise OptionError(f"pendulum_equations needs at least one link, got {n}")
+    q, u = me.dynamicsymbols(f"q:{n}"), me.dynamicsymbols(f"u:{n}")
+    m, lengths, g = sympy.symbols(f"m:{n}"), sympy.symbols(f"l:{n}"), sympy.Symbol("g")
+    inertial = me.ReferenceFrame("N")
+    point = me.Point("O")
+    point.set_vel(inertial, 0)
+    frame, particles, loads, kinematics = inertial, [], [], []
+    for i in range(n):
+        link = frame.orientnew(f"A{i}", "Axis", [q[i], frame.z])
+        link.set_ang_vel(frame, u[i] * frame.z)
+        tip = point.locatenew(f"P{i}", lengths[i] * link.x)
+        tip.v2pt_theory(point, inertial, link)
+        particles.append(me.Particle(f"mass{i}", tip, m[i]))
+        loads.append((tip, -m[i] * g * inertial.y))
+        kinematics.append(q[i].diff() - u[i])
+        frame, point = link, tip
+    kane = me.KanesMethod(inertial, q_ind=q, u_ind=u, kd_eqs=kinematics)
+    kane.kanes_equations(particles, loads)
+    plain = {**{qi: sympy.Symbol(f"q{i}") for i, qi in enumerate(q)},
+             **{ui: sympy.Symbol(f"u{i}") for i, ui in enumerate(u)}}
+    return [sympy.expand(sympy.expand_trig(e.subs(plain))) for e in [*kane.mass_matrix, *kane.forcing]]
+
+
 # ------------------------------------------------------------ HEP(sigma)
 def _data_file(name: str):
     return resources.files("hornermcts").joinpath("data", name)
@@ -582,14 +691,18 @@ _BENCHMARKS = ("hep_sigma", "res(7,5)", "res(7,6)", "det(4)", "det(5)", "det(6)"
 _RES = re.compile(r"res(?:\((\d+),(\d+)\)|_(\d+)_(\d+)|(\d)(\d))")
 _DET = re.compile(r"det(?:\((\d+)\)|_?(\d+))")
 _STRUCTURED = re.compile(r"structured\((\d+),(\d+)(?:,(\d+))?\)")
+_RANDOM = re.compile(r"random\((\d+),(\d+),(\d+)(?:,(\d+))?\)")
+_SYMMETRIC = re.compile(r"symmetric\((\d+),(\d+)\)")
+_RENAMED = re.compile(r"renamed\((.+),(\d+)\)")
 
 
 def available() -> list[str]:
     """Names of the benchmark expressions :func:`load` knows.
 
-    ``load`` also accepts any ``res(m,n)``, ``det(n)`` and
-    ``structured(n_vars,n_terms,seed)``, and the aliases ``res75``/``res_7_5``
-    (``resMN`` for one-digit degrees), ``det6``/``det_6``.
+    ``load`` also accepts any ``res(m,n)``, ``det(n)``,
+    ``structured(n_vars,n_terms,seed)``, ``random(n_vars,n_terms,max_degree,seed)``,
+    ``symmetric(n_vars,degree)`` and ``renamed(NAME,seed)``, and the aliases
+    ``res75``/``res_7_5`` (``resMN`` for one-digit degrees), ``det6``/``det_6``.
 
     >>> available()
     ['hep_sigma', 'res(7,5)', 'res(7,6)', 'det(4)', 'det(5)', 'det(6)', 'det(7)', 'structured(30,6000,1)']
@@ -605,9 +718,12 @@ def load(name: str) -> Polynomial:
     name : str
         ``"hep_sigma"``, ``"res(m,n)"`` (also ``"res_m_n"`` and, for one-digit
         degrees, ``"resmn"`` such as ``"res75"``), ``"det(n)"`` (also
-        ``"det_n"``, ``"detn"``) or ``"structured(n_vars,n_terms,seed)"``
-        (:func:`structured_random`, seed 0 if left out); case and spaces are
-        ignored.
+        ``"det_n"``, ``"detn"``), ``"structured(n_vars,n_terms,seed)"``
+        (:func:`structured_random`, seed 0 if left out),
+        ``"random(n_vars,n_terms,max_degree,seed)"`` (:func:`random_polynomial`,
+        integer coefficients, seed 0 if left out), ``"symmetric(n_vars,degree)"``
+        (:func:`complete_symmetric`) or ``"renamed(NAME,seed)"`` (:func:`renamed`
+        applied to ``load(NAME)``); case and spaces are ignored.
 
     Raises
     ------
@@ -620,6 +736,8 @@ def load(name: str) -> Polynomial:
     11380
     >>> load("det(5)").n_vars
     25
+    >>> load("renamed(det(5),3)").n_terms, load("random(6,40,3,1)").n_terms, load("symmetric(10,5)").n_terms
+    (120, 40, 2002)
     >>> load("res(8,8)x")
     Traceback (most recent call last):
     ...
@@ -638,7 +756,18 @@ def load(name: str) -> Polynomial:
     match = _STRUCTURED.fullmatch(key)
     if match:
         return structured_random(int(match.group(1)), int(match.group(2)), seed=int(match.group(3) or 0))
+    match = _RANDOM.fullmatch(key)
+    if match:
+        n_vars, n_terms, degree, seed = (int(g or 0) for g in match.groups())
+        return random_polynomial(n_vars, n_terms, max_degree=degree, seed=seed)
+    match = _SYMMETRIC.fullmatch(key)
+    if match:
+        return complete_symmetric(int(match.group(1)), int(match.group(2)))
+    match = _RENAMED.fullmatch(key)
+    if match:
+        return renamed(load(match.group(1)), int(match.group(2)))
     raise OptionError(
         f"unknown expression {name!r}; valid names: {', '.join(_BENCHMARKS)}"
-        " (and any res(m,n), det(n) or structured(n_vars,n_terms,seed); aliases res75, res_7_5, det6)"
+        " (and any res(m,n), det(n), structured(n_vars,n_terms,seed), random(n_vars,n_terms,max_degree,seed),"
+        " symmetric(n_vars,degree) or renamed(NAME,seed); aliases res75, res_7_5, det6)"
     )

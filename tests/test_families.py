@@ -297,3 +297,46 @@ def test_original_count_agrees_with_form(make, tmp_path):
     )
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout)["original"] == original_count(p).total
+
+
+def test_complete_symmetric_is_every_monomial_of_the_degree_once():
+    p = families.complete_symmetric(4, 3)
+    assert p.n_terms == 20 and set(p.coefficients) == {1}  # C(4 + 3 - 1, 3)
+    assert set(p.exponents.sum(axis=1).tolist()) == {3}
+    assert len({tuple(row) for row in p.exponents.tolist()}) == 20
+    x = sympy.symbols("x0:4")
+    assert sympy.expand(p.to_sympy() - p.to_sympy().subs(dict(zip(x, x[::-1])), simultaneous=True)) == 0
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_renamed_is_the_same_polynomial_under_other_names(seed):
+    p = families.load("res(3,2)")
+    q = families.renamed(p, seed)
+    assert q.n_terms == p.n_terms and set(q.coefficients) == set(p.coefficients)
+    assert sorted(map(str, q.symbols)) == sorted(f"v{k}" for k in range(p.n_vars))
+    names = dict(zip(p.symbols, q.symbols))
+    assert sympy.expand(p.to_sympy().subs(names, simultaneous=True) - q.to_sympy()) == 0
+    assert [str(s) for s in q.symbols] != [f"v{k}" for k in range(p.n_vars)]  # the names are shuffled
+
+
+def test_gradient_matches_sympy():
+    p = families.random_polynomial(4, 30, max_degree=4, seed=2, coefficients="rational")
+    expr = p.to_sympy()
+    for symbol, g in zip(p.symbols, families.gradient(p)):
+        assert sympy.expand(g.to_sympy() - sympy.diff(expr, symbol)) == 0
+
+
+def test_pendulum_equations_are_the_textbook_double_pendulum():
+    """Relative angles: M = [[(m0+m1) l0^2 + m1 l1^2 + 2 m1 l0 l1 cos q1, m1 l1^2 + m1 l0 l1 cos q1], [., m1 l1^2]]."""
+    m0, m1, l0, l1, g, q0, q1, u0, u1 = sympy.symbols("m0 m1 l0 l1 g q0 q1 u0 u1")
+    c1 = sympy.cos(q1)
+    expected = [(m0 + m1) * l0**2 + m1 * l1**2 + 2 * m1 * l0 * l1 * c1, m1 * l1**2 + m1 * l0 * l1 * c1,
+                m1 * l1**2 + m1 * l0 * l1 * c1, m1 * l1**2,
+                -(m0 + m1) * g * l0 * sympy.cos(q0) - m1 * g * l1 * sympy.cos(q0 + q1)
+                + m1 * l0 * l1 * sympy.sin(q1) * (2 * u0 * u1 + u1**2),
+                -m1 * g * l1 * sympy.cos(q0 + q1) - m1 * l0 * l1 * u0**2 * sympy.sin(q1)]
+    got = families.pendulum_equations(2)
+    assert len(got) == 6
+    for e, f in zip(got, expected):
+        assert sympy.expand(sympy.expand_trig(e - f)) == 0
+    assert sum(len(sympy.Add.make_args(e)) for e in families.pendulum_equations(5)) == 1385
