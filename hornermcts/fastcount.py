@@ -434,8 +434,12 @@ class FastCounter:
         self._gen = 0
 
     def _perm(self, order) -> np.ndarray:
-        if isinstance(order, np.ndarray) and order.dtype == np.int64 and order.shape == (self.poly.n_vars,):
+        n = self.poly.n_vars
+        if isinstance(order, np.ndarray) and order.dtype == np.int64 and order.shape == (n,):
             return order
+        if isinstance(order, tuple) and len(order) == n and all(type(j) is int for j in order) \
+                and len(set(order)) == n and (n == 0 or (min(order) >= 0 and max(order) < n)):
+            return np.array(order, dtype=np.int64)  # a full scheme of columns, as the searches give
         return np.asarray(normalize_order(self.poly, order), dtype=np.int64)
 
     def count_detail(self, order) -> OpCount:

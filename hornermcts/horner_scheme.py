@@ -82,7 +82,7 @@ def normalize_order(poly, order) -> list[int]:
     """
     if order is None:
         return poly.occurrence_order()
-    names = {str(s): i for i, s in enumerate(poly.symbols)}
+    names: dict[str, int] | None = None  # built when a name is met: str() of every symbol is slow
     out: list[int] = []
     for item in order:
         if isinstance(item, sympy.Basic):
@@ -90,6 +90,8 @@ def normalize_order(poly, order) -> list[int]:
                 raise OptionError(f"order names {item}, which is not a variable of the polynomial {poly.symbols}")
             j = poly.symbols.index(item)
         elif isinstance(item, str):
+            if names is None:
+                names = {str(s): i for i, s in enumerate(poly.symbols)}
             if item not in names:
                 raise OptionError(f"order names {item!r}, which is not a variable of the polynomial {poly.symbols}")
             j = names[item]
@@ -104,7 +106,8 @@ def normalize_order(poly, order) -> list[int]:
             raise OptionError(f"variable {poly.symbols[j]} appears twice in the order")
         out.append(j)
     seen = set(out)
-    out += [j for j in poly.occurrence_order() if j not in seen]
+    if len(seen) < poly.n_vars:
+        out += [j for j in poly.occurrence_order() if j not in seen]
     return out
 
 

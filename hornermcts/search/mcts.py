@@ -28,7 +28,7 @@ from __future__ import annotations
 from ..errors import OptionError
 
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from math import inf, sqrt
 from time import perf_counter
@@ -199,7 +199,7 @@ def mark_done(leaf: Node) -> bool:
 class _Run:
     """The outcome of one restart (values in the search's maximisation sense)."""
 
-    __slots__ = ("best", "history", "seconds", "iterations", "elapsed", "stopped", "root")
+    __slots__ = ("best", "history", "seconds", "iterations", "elapsed", "stopped", "root", "shape")
 
     def __init__(self, best, history, seconds, iterations, elapsed, stopped, root):
         self.best = best
@@ -209,6 +209,19 @@ class _Run:
         self.elapsed = elapsed
         self.stopped = stopped
         self.root = root
+        self.shape = None  # (nodes, height, root visits) of a tree left behind in another process
+
+    def summary(self) -> tuple:
+        """``(node count, height, ((move, visits) of each root child))`` of the run's tree."""
+        if self.root is None:
+            return self.shape
+        return self.root.size(), self.root.height(), tuple((child.move, child.visits) for child in self.root.children)
+
+    def travel_light(self) -> _Run:
+        """Keep the tree's summary, drop the tree: a restart run in a child process sends no tree back."""
+        self.shape = self.summary()
+        self.root = None
+        return self
 
 
 class _Cadence:
@@ -509,7 +522,10 @@ def mcts(
     workers : int or None, default 1
         Processes the restarts run on (None: every core), by
         :func:`~hornermcts.search.parallel.fork_map`; the result is the same
-        for every ``workers`` (each restart has its own Generator).
+        for every ``workers`` (each restart has its own Generator), except
+        :attr:`~MCTSResult.tree`: the tree of a restart run in another
+        process stays there (None; its node count, depth and root visits
+        are kept), as sending it back would cost more than growing it.
     books : sequence of ScoreBook
         Memos the problem scores through: with ``workers > 1`` the scores
         the other processes add are copied back (see ``fork_map``).
@@ -652,7 +668,9 @@ def mcts(
     overall = None
     try:
         if workers > 1 and repeats > 1:
+            wall = perf_counter()
             runs = _parallel_runs(problem, plan, rngs, workers, books, cadence)
+            wall = perf_counter() - wall
             done = sum(run.iterations for run in runs)
             for run in runs:
                 if run.best is not None:
@@ -673,7 +691,10 @@ def mcts(
             runs[-1].stopped = "interrupt"
     finally:
         close()
-    return _combine(runs, seed_used, cost_problem)
+    combined = _combine(runs, seed_used, cost_problem)
+    if workers > 1 and repeats > 1 and plan.clock is perf_counter:  # overlapping restarts: their wall time
+        combined = replace(combined, elapsed=wall)
+    return combined
 
 
 #: A restart that stops for one of these reasons ends the restarts.
@@ -692,7 +713,8 @@ def _parallel_runs(problem: Any, plan: _Plan, rngs: list, workers: int, books: S
     per = plan.iterations if plan.iterations is not None else 0
 
     def one(k: int) -> _Run:
-        return _run(problem, plan, rngs[k], k * per, None, None if in_child() else cadence)
+        run = _run(problem, plan, rngs[k], k * per, None, None if in_child() else cadence)
+        return run.travel_light() if in_child() else run  # a tree costs more to send than to grow
 
     runs = fork_map(one, range(len(rngs)), workers, books=books)
     for end, run in enumerate(runs):
@@ -725,7 +747,7 @@ def _result(run: _Run, history: list, seconds: list, iterations: int, elapsed: f
         best, moves, state = -inf, (), None
     else:
         best, moves, state = run.best
-    root = run.root
+    nodes, height, root_visits = run.summary()
     return MCTSResult(
         best_moves=tuple(moves),
         best_value=sense(best),
@@ -734,9 +756,9 @@ def _result(run: _Run, history: list, seconds: list, iterations: int, elapsed: f
         history_seconds=tuple(seconds),
         iterations=iterations,
         elapsed=elapsed,
-        node_count=root.size(),
-        max_depth=root.height(),
-        root_visits=tuple((child.move, child.visits) for child in root.children),
+        node_count=nodes,
+        max_depth=height,
+        root_visits=root_visits,
         stopped=stopped,
         proven=stopped == "exhausted",
         maximize=not cost_problem,

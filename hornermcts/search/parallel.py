@@ -35,6 +35,7 @@ Examples
 """
 from __future__ import annotations
 
+import gc
 import itertools
 import multiprocessing
 import os
@@ -144,6 +145,7 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
     books = list(books)
     before = [len(_scores(book)) for book in books]
     _JOB = (func, items, books)
+    gc.freeze()  # the children's collector leaves the parent's objects alone: no copy of every page they touch
     try:
         with multiprocessing.get_context("fork").Pool(workers - 1, initializer=_quiet) as pool:
             theirs = [k for k in range(len(items)) if k % workers]
@@ -159,6 +161,7 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
                 except KeyboardInterrupt:  # the children got it too: wait for their best so far
                     continue
     finally:
+        gc.unfreeze()
         _JOB = None
     for book, mark in zip(books, before):
         scores = _scores(book)

@@ -104,7 +104,8 @@ class MCTSResult(SearchResult):
         With ``repeats > 1``, the result of each restart (without tree).
     tree : Node or None
         The root of the tree of the run that found the best (not compared,
-        not in the repr). :meth:`to_str` prints it.
+        not in the repr); None when that run was a restart in another
+        process (``workers > 1``). :meth:`to_str` prints it.
     """
 
     best_state: Any = None
