@@ -72,7 +72,7 @@ class HornerOrderProblem:
         self.poly = poly
         self.direction = direction
         self.counter = counter or FastCounter(poly)
-        self.score = score or self.counter.count
+        self.score = score if score is not None else self.counter.count
         self.input_operations = max(original_count(poly).total, 1)
         self.fixed = tuple(int(j) for j in fixed)
         present = (poly.exponents > 0).any(axis=0) if poly.n_terms else np.zeros(poly.n_vars, bool)

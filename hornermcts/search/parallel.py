@@ -46,7 +46,6 @@ from ..errors import OptionError
 
 __all__ = ["fork_map", "cores", "worker_count", "in_child"]
 
-_JOB: tuple | None = None  # (func, items, books): set before the fork, read by the children
 _IN_CHILD = False
 
 
@@ -92,29 +91,52 @@ def _scores(book) -> dict:
     return book.scores if hasattr(book, "scores") else book
 
 
-def _quiet() -> None:
-    """A child ignores Ctrl-C while it waits for work (no traceback from an idle worker)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _serve(func: Callable, items: list, books: list, first: int, step: int, conn) -> None:
+    """A forked child's work: items ``first, first + step, ...``; sends back their results and memo entries.
 
-
-def _child(index: int) -> tuple:
-    """Run item ``index`` of the job in a forked child: its result and the entries it added to the books.
-
-    Ctrl-C interrupts the call (a search returns its best so far); one the
-    call does not catch comes back as an :class:`_Interrupted`.
+    Ctrl-C interrupts a call (a search returns its best so far); a call
+    that does not catch it comes back as an :class:`_Interrupted` and ends
+    the child's work, as it would end a loop in one process.
     """
     global _IN_CHILD
     _IN_CHILD = True
-    func, items, books = _JOB  # type: ignore[misc]
-    marks = [len(_scores(book)) for book in books]
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    out = []
     try:
-        result = func(items[index])
-    except KeyboardInterrupt:
-        result = _Interrupted()
+        for k in range(first, len(items), step):
+            marks = [len(_scores(book)) for book in books]
+            try:
+                result = func(items[k])
+            except KeyboardInterrupt:
+                result = _Interrupted()
+            out.append((k, result, _entries(books, marks)))
+            if isinstance(result, _Interrupted):
+                break
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # the answer is in hand: deliver it
+        conn.send(("ok", out))
+    except Exception as error:  # the parent raises it
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            conn.send(("error", error))
+        except Exception:  # an error that does not pickle: its text
+            conn.send(("error", RuntimeError(f"{type(error).__name__}: {error}")))
     finally:
-        _quiet()
-    return result, _entries(books, marks)
+        conn.close()
+
+
+def _receive(proc, conn) -> list:
+    """A child's answer (waiting through Ctrl-C: the child got it too and answers with its best so far)."""
+    while True:
+        try:
+            status, payload = conn.recv()
+            break
+        except KeyboardInterrupt:
+            continue
+        except EOFError:
+            raise RuntimeError(f"fork_map: worker process {proc.pid} ended without an answer "
+                               f"(exit code {proc.exitcode})") from None
+    if status == "error":
+        raise payload
+    return payload
 
 
 def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 1, *,
@@ -137,32 +159,41 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
     list
         The results in item order, the same for every ``workers``.
     """
-    global _JOB
     items = list(items)
     workers = min(worker_count(workers), len(items))
     if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [func(item) for item in items]
     books = list(books)
     before = [len(_scores(book)) for book in books]
-    _JOB = (func, items, books)
+    context = multiprocessing.get_context("fork")
+    children = []
+    done: dict[int, tuple] = {}
+    finished = False
     gc.freeze()  # the children's collector leaves the parent's objects alone: no copy of every page they touch
     try:
-        with multiprocessing.get_context("fork").Pool(workers - 1, initializer=_quiet) as pool:
-            theirs = [k for k in range(len(items)) if k % workers]
-            pending = pool.map_async(_child, theirs, chunksize=1)
-            done: dict[int, tuple] = {}
-            for k in range(0, len(items), workers):
-                marks = [len(_scores(book)) for book in books]
-                done[k] = (func(items[k]), _entries(books, marks))
-            while True:
-                try:
-                    done.update(zip(theirs, pending.get()))
-                    break
-                except KeyboardInterrupt:  # the children got it too: wait for their best so far
-                    continue
+        for first in range(1, workers):  # each child knows its items at birth: no task queue to wait for
+            receiver, sender = context.Pipe(duplex=False)
+            proc = context.Process(target=_serve, args=(func, items, books, first, workers, sender), daemon=True)
+            proc.start()
+            sender.close()
+            children.append((proc, receiver))
+        for k in range(0, len(items), workers):
+            marks = [len(_scores(book)) for book in books]
+            done[k] = (func(items[k]), _entries(books, marks))
+        for proc, receiver in children:
+            for k, result, entries in _receive(proc, receiver):
+                done[k] = (result, entries)
+        finished = True
     finally:
         gc.unfreeze()
-        _JOB = None
+        for proc, receiver in children:
+            receiver.close()
+            proc.join(timeout=5.0 if finished else 0.0)
+            if proc.is_alive():
+                proc.terminate()
+                proc.join()
+    if len(done) < len(items) or any(isinstance(result, _Interrupted) for result, _ in done.values()):
+        raise KeyboardInterrupt  # as one process would have: a call ended by Ctrl-C has no result
     for book, mark in zip(books, before):
         scores = _scores(book)
         kept = list(itertools.islice(scores.items(), mark))
@@ -173,7 +204,4 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
             scores = _scores(book)
             for key, value in entries:
                 scores.setdefault(key, value)
-    results = [done[k][0] for k in range(len(items))]
-    if any(isinstance(result, _Interrupted) for result in results):
-        raise KeyboardInterrupt  # as one process would have: a call ended by Ctrl-C has no result
-    return results
+    return [done[k][0] for k in range(len(items))]
