@@ -15,8 +15,8 @@ seconds of the call.
     python benchmarks/ablation.py [--expressions "hep_sigma res75 det(6) structured(30,6000,1) random(20,3000,6)"]
                                   [--seeds 3] [--out benchmarks/results/ablation.txt]
 
-``random(n_vars,n_terms,max_degree)`` is :func:`hornermcts.families.random_polynomial`
-(seed 0); the other names are :func:`hornermcts.families.load`'s.  The README's
+The names are :func:`hornermcts.families.load`'s (``random(n_vars,n_terms,max_degree)``
+is :func:`~hornermcts.families.random_polynomial` with seed 0).  The README's
 section "Where the operations go" summarises the committed table.
 """
 from __future__ import annotations
