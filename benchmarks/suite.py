@@ -1,4 +1,4 @@
-"""The benchmark suite: the default preset against FORM O1..O4 on 15 expressions of 8 families, plus one for scale.
+"""The benchmark suite: the default preset against FORM O1..O4 on 14 expressions of 8 families, plus one for scale.
 
 One command, one run on this machine, every figure measured in it:
 
