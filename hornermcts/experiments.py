@@ -97,6 +97,7 @@ def _jobs(grid, seeds, base_seed: int) -> list[dict]:
 
     runs = range(seeds) if isinstance(seeds, int) else list(seeds)
     defaults = {key: getattr(Options(), key) for key in GRID_KEYS}
+    defaults["repeats"] = 1  # a run is one search (the paper's setting), not the default preset's two restarts
     jobs = []
     for point, run in itertools.product(points, runs):
         params = {**defaults, **{k: (float(v) if k == "cp" else v) for k, v in point.items()}}
@@ -123,15 +124,17 @@ def run_job(job: dict, poly=None) -> dict:
     """Run one search of a sweep and return its table row.
 
     A run is one MCTS search scored by Horner + CSE alone (``preset="mcts"``,
-    ``greedy=False``), the setting of the SA-UCT paper's figures, so the
-    operations measure the search and nothing after it.
+    ``greedy=False``, one restart unless the grid says ``repeats``), the
+    setting of the SA-UCT paper's figures, so the operations measure the
+    search and nothing after it.  A run uses one process (``workers=1``): the
+    sweep spreads its runs over the cores.
     """
     from .optimize import optimize
 
     poly = poly if poly is not None else _WORKER_POLY
     options = {k: job[k] for k in GRID_KEYS}
     start = time.perf_counter()
-    result = optimize(poly, preset="mcts", greedy=False, seed=job["seed"], progress=None, **options)
+    result = optimize(poly, preset="mcts", greedy=False, seed=job["seed"], progress=None, workers=1, **options)
     seconds = time.perf_counter() - start
     return {**job, "operations": result.after.total, "seconds": round(seconds, 4),
             "iterations_done": result.iterations, "order": [str(s) for s in result.order]}

@@ -220,7 +220,7 @@ def test_presets_order_on_hep(hep):
     assert greedy_level.after.total < fast.after.total
     assert default.after.total < greedy_level.after.total
     assert [type(s).__name__ for s in default.search] == ["MCTSResult", "AnnealResult"]
-    assert default.iterations == 600
+    assert default.iterations == 1200  # MCTS and annealing, two restarts of 300 each
     point = point_of(hep, random.Random(5))
     assert evaluate_dag(default.dag, point) == hep.evaluate(point)
 

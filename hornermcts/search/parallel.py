@@ -5,8 +5,10 @@
 itself (so its progress display keeps moving) and forked children take the
 others.  Forking (POSIX) gives each child the parent's memory as it is:
 compiled Numba functions, counters, problems and closures are not pickled,
-only each call's result comes back.  Where fork is not available, or with
-one worker, the calls run one after the other in this process.
+only each call's result comes back.  Where fork is not available, with
+one worker, in a child of :func:`fork_map` or in a daemonic process (a dask
+or pool worker, which may not have children), the calls run one after the
+other in this process.
 
 Searches score solutions through a memo (:class:`~.shortlist.ScoreBook`);
 the scores a child adds to the ``books`` passed are copied back, and every
@@ -161,7 +163,8 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
     """
     items = list(items)
     workers = min(worker_count(workers), len(items))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods():
+    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods() or _IN_CHILD \
+            or multiprocessing.current_process().daemon:  # a daemonic process (a dask worker) may not fork
         return [func(item) for item in items]
     books = list(books)
     before = [len(_scores(book)) for book in books]

@@ -1,6 +1,7 @@
 """Restarts on several processes give what one process gives: results, histories and memos."""
 from __future__ import annotations
 
+import multiprocessing
 import os
 
 import pytest
@@ -136,3 +137,15 @@ def test_a_call_ended_by_ctrl_c_in_a_child_ends_fork_map_as_in_one_process():
 
     with pytest.raises(KeyboardInterrupt):
         fork_map(stop, range(3), workers=2)
+
+
+def test_fork_map_in_a_daemonic_process_runs_there():
+    """A dask or pool worker is daemonic and may not fork: the calls run in it, one after the other."""
+    context = multiprocessing.get_context("fork")
+    queue = context.Queue()
+    proc = context.Process(target=lambda: queue.put(fork_map(lambda k: (k, os.getpid()), range(3), workers=2)),
+                           daemon=True)
+    proc.start()
+    got = queue.get(timeout=60)
+    proc.join()
+    assert [k for k, _ in got] == [0, 1, 2] and {pid for _, pid in got} == {proc.pid}
