@@ -49,7 +49,7 @@ from .polynomial import Polynomial
 from .search import MCTSResult, mcts
 from .search.annealing import anneal
 from .search.arguments import seed_value
-from .search.parallel import fork_map, worker_count
+from .search.parallel import fork_map, processes
 from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
 from .structure import structural_order
 from .views import to_assignments, to_expressions, to_networkx
@@ -372,7 +372,7 @@ def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options,
         problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book,
                                      columns=columns)
         limit = time_limit()  # mcts's limit is per restart: the restarts one process runs share it
-        rounds = math.ceil(options.repeats / min(worker_count(options.workers), options.repeats))
+        rounds = math.ceil(options.repeats / min(processes(options.workers), options.repeats))
         return mcts(problem, iterations=options.iterations, time_limit=None if limit is None else limit / rounds,
                     cp=float(options.cp),
                     schedule=options.selection_schedule, seed=seed, repeats=options.repeats,

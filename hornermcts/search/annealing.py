@@ -33,7 +33,7 @@ from typing import Callable, ClassVar, Sequence
 import numpy as np
 
 from .arguments import generators, integer, seconds
-from .parallel import fork_map, in_child, worker_count
+from .parallel import fork_map, in_child, processes
 from .progress import make_progress
 from .result import SearchResult
 
@@ -239,7 +239,7 @@ def anneal(
     if not 0 <= fixed <= len(initial):
         raise OptionError(f"fixed must lie in [0, {len(initial)}], not {fixed}")
     rngs, seed = generators(seed, restarts)
-    workers = min(worker_count(workers), restarts)
+    workers = min(processes(workers), restarts)
     total = None if iterations is None else iterations * restarts
     callback, close = make_progress(progress, total=total)
     start = time.perf_counter()

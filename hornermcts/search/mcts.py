@@ -41,7 +41,7 @@ from .arguments import clock as clock_function
 from .expansion import make_expansion
 from .node import Node
 from .normalised_uct import SCOPES, VALUES, NormalisedUCT
-from .parallel import fork_map, in_child, worker_count
+from .parallel import fork_map, in_child, processes
 from .playout import playout_policy
 from .problem import check_problem
 from .progress import make_progress
@@ -604,7 +604,7 @@ def mcts(
     check_problem(problem)
     budget(iterations, time_limit)
     integer("repeats", repeats, minimum=1)
-    workers = worker_count(workers)
+    workers = processes(workers)
     read_clock = clock_function(clock)
     if value not in VALUES:
         raise OptionError(f"value must be 'mean' or 'best', got {value!r}")

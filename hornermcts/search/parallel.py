@@ -46,7 +46,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import OptionError
 
-__all__ = ["fork_map", "cores", "worker_count", "in_child"]
+__all__ = ["fork_map", "cores", "worker_count", "processes", "in_child"]
 
 _IN_CHILD = False
 
@@ -83,6 +83,18 @@ def worker_count(workers: Any) -> int:
     if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
         raise OptionError(f"workers must be None (every core) or an int >= 1, got {workers!r}")
     return workers
+
+
+def processes(workers: Any) -> int:
+    """How many processes :func:`fork_map` will use for ``workers=`` here (1 where it cannot fork).
+
+    >>> processes(1)
+    1
+    """
+    if "fork" not in multiprocessing.get_all_start_methods() or _IN_CHILD \
+            or multiprocessing.current_process().daemon:  # a daemonic process (a dask worker) may not fork
+        return 1
+    return worker_count(workers)
 
 
 def _entries(books: Sequence, marks: Sequence[int]) -> list:
@@ -162,9 +174,8 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
         The results in item order, the same for every ``workers``.
     """
     items = list(items)
-    workers = min(worker_count(workers), len(items))
-    if workers <= 1 or "fork" not in multiprocessing.get_all_start_methods() or _IN_CHILD \
-            or multiprocessing.current_process().daemon:  # a daemonic process (a dask worker) may not fork
+    workers = min(processes(workers), len(items))
+    if workers <= 1:
         return [func(item) for item in items]
     books = list(books)
     before = [len(_scores(book)) for book in books]
