@@ -450,18 +450,19 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
     """
     use_greedy = "greedy" in options.stages
     deadline = Deadline(None) if deadline is None else deadline
-    took = [0.0 if fallback is None else fallback.seconds]  # the last build's seconds
+    took = 0.0 if fallback is None else fallback.seconds  # this process's last build
 
     def build(scheme) -> Candidate | None:
-        if deadline.bounded and deadline.remaining() < took[0]:
+        nonlocal took
+        if deadline.bounded and deadline.remaining() < took:
             return None  # no time for another build
         start = time.perf_counter()
         order = [j - n_markers for j in scheme if j >= n_markers]
         dag = horner_dag(polys, order)
         cse = dag.count()
         final = greedy_step(dag, rounds=1, deadline=deadline) if use_greedy else dag
-        took[0] = time.perf_counter() - start
-        return Candidate(order, cse, final.count(), final, took[0])
+        took = time.perf_counter() - start
+        return Candidate(order, cse, final.count(), final, took)
 
     best: Candidate | None = fallback
     for candidate in fork_map(build, schemes, options.workers):  # independent builds: on every core

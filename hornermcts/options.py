@@ -147,7 +147,7 @@ class Options:
     direction: str = _option("forward", "Horner scheme construction", choices=DIRECTIONS)
     repeats: int = _option(2, "independent restarts of each search, on the cores the workers give")
     workers: int | None = _option(None, "processes the restarts run on (default: every core); "
-                                  "the result does not depend on it", metavar="N")
+                                  "the result does not depend on it")
     seed: int | None = _option(0, "random seed: the same result every run; another seed, another search")
     time_limit: float | None = _option(None, "seconds for the whole run; the best so far is kept", metavar="SECONDS")
     greedy: bool | None = _option(None, "greedy step", cli=False)
