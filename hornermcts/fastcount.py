@@ -53,22 +53,51 @@ def _fmix(x):
     return x
 
 
+# The node hashes.  A node's hash is one finalizer (_fmix) over a linear combination of its parts'
+# hashes with odd multipliers: one mixing step on the chain of a Horner fold, where each step waits
+# for the previous one.  Numbers (exponents, coefficients) are mixed on their own, off that chain.
+_K1 = np.uint64(0x9E3779B97F4A7C15)
+_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+
+
 @njit(cache=True, inline="always")
-def _combine(h, x):
-    return _fmix(h ^ (x + np.uint64(0x9E3779B97F4A7C15) + (h << np.uint64(6)) + (h >> np.uint64(2))))
+def _hash_pow(v, d):
+    return _fmix(_TAG_POW + np.uint64(v) * _K1 + np.uint64(d) * _K2)
 
 
-@njit(cache=True)
-def _insert(keys, stamps, gen, h):
-    """Insert ``h``; return 1 if it was new, 0 if present, -1 if the table is full."""
-    mask = keys.shape[0] - 1
+@njit(cache=True, inline="always")
+def _hash_mul(a, b):
+    lo = a if a < b else b
+    hi = b if a < b else a
+    return _fmix(_TAG_MUL + lo * _K1 + hi * _K2)
+
+
+@njit(cache=True, inline="always")
+def _hash_add(h1, c1, h2, c2):
+    return _fmix(_TAG_ADD + h1 * _K1 + h2 * _K2 + _fmix(np.uint64(c1) * _K1 + np.uint64(c2)))
+
+
+@njit(cache=True, inline="always")
+def _hash_scale(c, h):
+    return _fmix(_TAG_SCALE + h * _K1 + np.uint64(c) * _K2)
+
+
+@njit(cache=True, inline="always")
+def _insert(table, gen, h):
+    """Insert ``h``; return 1 if it was new, 0 if present, -1 if the table is full.
+
+    ``table[slot]`` is (key, generation): a slot whose generation is not
+    ``gen`` is empty, so a new count starts with a new ``gen``, not a cleared
+    table; key and generation share a cache line.
+    """
+    mask = table.shape[0] - 1
     slot = np.int64(h & np.uint64(mask))
-    for _ in range(keys.shape[0]):
-        if stamps[slot] != gen:
-            stamps[slot] = gen
-            keys[slot] = h
+    for _ in range(table.shape[0]):
+        if table[slot, 1] != gen:
+            table[slot, 1] = gen
+            table[slot, 0] = h
             return 1
-        if keys[slot] == h:
+        if table[slot, 0] == h:
             return 0
         slot = (slot + 1) & mask
     return -1
@@ -156,38 +185,47 @@ def _power_plan_cost(exps):
 
 
 @njit(cache=True)
-def _sort_terms(ET, perm):
+def _sort_terms(ET, perm, first, first_at, cursor):
     """Term indices in lexicographic order of the exponents along ``perm`` (LSD radix).
 
-    ``ET`` is the transposed exponent matrix (variables x terms), narrow dtype.
+    ``ET`` is the transposed exponent matrix (variables x terms), narrow dtype;
+    ``first[first_at[v] + k]`` the number of terms whose exponent (rank) of
+    variable ``v`` is below ``k`` (:func:`_bucket_starts`: the histograms do
+    not depend on the order, so each pass is one scatter); ``cursor`` scratch.
     """
     n_terms = ET.shape[1]
     idx = np.arange(n_terms)
     tmp = np.empty(n_terms, dtype=np.int64)
     for depth in range(perm.shape[0] - 1, -1, -1):
         v = perm[depth]
-        col = ET[v]
-        top = 0
-        for t in range(n_terms):
-            if col[t] > top:
-                top = col[t]
-        if top == 0:
+        lo = first_at[v]
+        n_keys = first_at[v + 1] - lo
+        if n_keys <= 1:
             continue
-        counts = np.zeros(top + 2, dtype=np.int64)
-        for t in range(n_terms):
-            counts[col[t] + 1] += 1
-        for k in range(top + 1):
-            counts[k + 1] += counts[k]
+        for k in range(n_keys):
+            cursor[k] = first[lo + k]
+        col = ET[v]
         for t in range(n_terms):
             e = col[idx[t]]
-            tmp[counts[e]] = idx[t]
-            counts[e] += 1
+            tmp[cursor[e]] = idx[t]
+            cursor[e] += 1
         idx, tmp = tmp, idx
     return idx
 
 
+def _bucket_starts(ET: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(first, first_at)`` for :func:`_sort_terms`: per variable, the start of each exponent's bucket."""
+    first, first_at = [], [0]
+    for col in ET:
+        hist = np.bincount(col, minlength=1) if col.size else np.zeros(1, np.int64)
+        first.append(np.concatenate([[0], np.cumsum(hist)[:-1]]).astype(np.int64))
+        first_at.append(first_at[-1] + len(hist))
+    flat = np.concatenate(first) if first else np.zeros(0, np.int64)
+    return flat, np.asarray(first_at, dtype=np.int64)
+
+
 @njit(cache=True)
-def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, need, large):
+def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need, large, first, first_at, cursor):
     """(additions, multiplications, powers); (-1, -1, -1) if the table filled up, (-2, -2, -2) if ``large`` did.
 
     ``ET`` holds the exponents (variables x terms) or, when ``values`` is not
@@ -199,7 +237,7 @@ def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, n
     n_vars, n_terms = ET.shape
     if n_terms == 0:
         return 0, 0, 0
-    idx = _sort_terms(ET, perm)
+    idx = _sort_terms(ET, perm, first, first_at, cursor)
     # lcp[t]: length of the common prefix (along perm) of sorted terms t-1 and t
     lcp = np.zeros(n_terms, dtype=np.int64)
     for t in range(1, n_terms):
@@ -209,8 +247,11 @@ def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, n
         while d < n_vars and ET[perm[d], a] == ET[perm[d], b]:
             d += 1
         lcp[t] = d
+    # the items of the fold, in sorted order: a run of terms sharing a prefix, read through its first
+    # term (iterm), the lcp of that term with the previous run (ilcp), its Horner form so far (scal, hsh)
     n_items = n_terms
-    start = np.arange(n_terms)
+    iterm = idx  # idx is not read after the tails below
+    ilcp = lcp
     scal = np.empty(n_terms, dtype=np.int64)
     hsh = np.empty(n_terms, dtype=np.uint64)
     for t in range(n_terms):
@@ -223,21 +264,58 @@ def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, n
     small = need.shape[1]
     n_large = 0
     ranked = values.shape[0] > 0
-    for depth in range(n_vars - 1, -1, -1):
+    # below the deepest common prefix every term is alone: its powers there multiply it, inner first
+    # (the product step is written out here and in the fold: as a Numba helper taking the arrays it
+    # cost 10-40% of the whole count, measured on HEP(sigma), res(7,5), h5)
+    deepest = min(0, n_vars - 1)  # -1 without variables
+    for t in range(1, n_terms):
+        deepest = max(deepest, lcp[t])
+    for t in range(n_terms):
+        term = idx[t]
+        acc_h = _ONE
+        for depth in range(n_vars - 1, deepest, -1):
+            v = perm[depth]
+            d = values[offset[v] + E[term, v]] if ranked else np.int64(E[term, v])
+            if d == 0:
+                continue
+            hp = _hash_pow(v, d)
+            if d < small:
+                need[v, d] = True
+            else:
+                r = _insert(table, gen, hp)
+                if r < 0:
+                    return -1, -1, -1
+                if r == 1:
+                    if n_large == large.shape[0]:
+                        return -2, -2, -2
+                    large[n_large] = (v << 32) | d
+                    n_large += 1
+            if acc_h == _ONE:
+                acc_h = hp
+            else:
+                mh = _hash_mul(hp, acc_h)
+                r = _insert(table, gen, mh)
+                if r < 0:
+                    return -1, -1, -1
+                mults += r
+                acc_h = mh
+        hsh[t] = acc_h
+    for depth in range(deepest, -1, -1):
         v = perm[depth]
         out = 0
         a = 0
         while a < n_items:
             b = a + 1
-            while b < n_items and lcp[start[b]] >= depth:
+            while b < n_items and ilcp[b] >= depth:
                 b += 1
             # children a..b-1 of one group, exponents of v ascending
             col = ET[v]
             base = offset[v]
             for j in range(a, b):
-                ks[j] = values[base + col[idx[start[j]]]] if ranked else col[idx[start[j]]]
+                ks[j] = values[base + col[iterm[j]]] if ranked else col[iterm[j]]
             if b - a == 1 and ks[a] == 0:
-                start[out] = start[a]
+                iterm[out] = iterm[a]
+                ilcp[out] = ilcp[a]
                 scal[out] = scal[a]
                 hsh[out] = hsh[a]
                 out += 1
@@ -253,11 +331,11 @@ def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, n
                     if d == 0:
                         break
                 # product v^d * acc
-                hp = _combine(_combine(_TAG_POW, np.uint64(v)), np.uint64(d))
+                hp = _hash_pow(v, d)
                 if d < small:
                     need[v, d] = True
                 else:
-                    r = _insert(keys, stamps, gen, hp)
+                    r = _insert(table, gen, hp)
                     if r < 0:
                         return -1, -1, -1
                     if r == 1:
@@ -268,10 +346,8 @@ def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, n
                 if acc_h == _ONE:
                     mh = hp
                 else:
-                    lo = hp if hp < acc_h else acc_h
-                    hi = acc_h if hp < acc_h else hp
-                    mh = _combine(_combine(_TAG_MUL, lo), hi)
-                    r = _insert(keys, stamps, gen, mh)
+                    mh = _hash_mul(hp, acc_h)
+                    r = _insert(table, gen, mh)
                     if r < 0:
                         return -1, -1, -1
                     mults += r
@@ -291,25 +367,26 @@ def _count(ET, values, offset, S, perm, content, unit_root, keys, stamps, gen, n
                     g = -g
                 c1 //= g
                 c2 //= g
-                ah = _combine(_combine(_combine(_combine(_TAG_ADD, h1), np.uint64(c1)), h2), np.uint64(c2))
-                r = _insert(keys, stamps, gen, ah)
+                ah = _hash_add(h1, c1, h2, c2)
+                r = _insert(table, gen, ah)
                 if r < 0:
                     return -1, -1, -1
                 if r == 1:
                     adds += 1
                     if h1 != _ONE and abs(c1) != 1:
-                        r2 = _insert(keys, stamps, gen, _combine(_combine(_TAG_SCALE, np.uint64(abs(c1))), h1))
+                        r2 = _insert(table, gen, _hash_scale(abs(c1), h1))
                         if r2 < 0:
                             return -1, -1, -1
                         mults += r2
                     if abs(c2) != 1:
-                        r2 = _insert(keys, stamps, gen, _combine(_combine(_TAG_SCALE, np.uint64(abs(c2))), h2))
+                        r2 = _insert(table, gen, _hash_scale(abs(c2), h2))
                         if r2 < 0:
                             return -1, -1, -1
                         mults += r2
                 acc_s = g
                 acc_h = ah
-            start[out] = start[a]
+            iterm[out] = iterm[a]
+            ilcp[out] = ilcp[a]
             scal[out] = acc_s
             hsh[out] = acc_h
             out += 1
@@ -421,6 +498,9 @@ class FastCounter:
                 values.append(key if c > 0 else -key)
             self._unit_root = 1
         self._ET, self._values, self._offset = exponent_ranks(poly.exponents)
+        self._first, self._first_at = _bucket_starts(self._ET)
+        self._E = np.ascontiguousarray(self._ET.T)  # terms x variables: one term's exponents together
+        self._cursor = np.zeros(max(int(np.diff(self._first_at).max(initial=1)), 1), dtype=np.int64)
         self._S = np.asarray(values, dtype=np.int64)
         self._need = np.zeros((max(poly.n_vars, 1), _SMALL_POWER), dtype=np.bool_)
         self._large = np.zeros(64, dtype=np.int64)
@@ -429,8 +509,7 @@ class FastCounter:
         self._pieces = pieces_count(poly.opaque)  # the opaque pieces' own arithmetic, the same for every order
 
     def _alloc(self, capacity: int) -> None:
-        self._keys = np.zeros(capacity, dtype=np.uint64)
-        self._stamps = np.zeros(capacity, dtype=np.int32)
+        self._table = np.zeros((capacity, 2), dtype=np.uint64)
         self._gen = 0
 
     def _perm(self, order) -> np.ndarray:
@@ -448,18 +527,19 @@ class FastCounter:
         while True:
             self._gen += 1
             if self._gen >= 2**31 - 1:
-                self._alloc(len(self._keys))
+                self._alloc(len(self._table))
                 self._gen = 1
             adds, mults, pows = _count(
-                self._ET, self._values, self._offset, self._S, perm, self.mode == "content", self._unit_root,
-                self._keys, self._stamps, self._gen, self._need, self._large,
+                self._ET, self._E, self._values, self._offset, self._S, perm, self.mode == "content", self._unit_root,
+                self._table, np.uint64(self._gen), self._need, self._large, self._first, self._first_at,
+                self._cursor,
             )
             if adds >= 0:
                 return OpCount(int(adds), int(mults), int(pows)) + self._pieces
             if adds == -2:
                 self._large = np.zeros(2 * len(self._large), dtype=np.int64)
             else:
-                self._alloc(2 * len(self._keys))
+                self._alloc(2 * len(self._table))
 
     def count(self, order) -> int:
         """Total operation count of ``order`` after Horner and CSE."""
