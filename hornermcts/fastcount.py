@@ -516,7 +516,7 @@ class FastCounter:
         n = self.poly.n_vars
         if isinstance(order, np.ndarray) and order.dtype == np.int64 and order.shape == (n,):
             return order
-        if isinstance(order, tuple) and len(order) == n and all(type(j) is int for j in order) \
+        if isinstance(order, tuple) and len(order) == n and set(map(type, order)) <= {int} \
                 and len(set(order)) == n and (n == 0 or (min(order) >= 0 and max(order) < n)):
             return np.array(order, dtype=np.int64)  # a full scheme of columns, as the searches give
         return np.asarray(normalize_order(self.poly, order), dtype=np.int64)

@@ -10,7 +10,7 @@ subexpressions, other expressions).  Then, as long as it pays:
 * **pair patterns**: the pattern that occurs in the most expressions is
   made a temporary and substituted everywhere: a product pair ``a*b``, or a
   sum pair ``a + r*b`` (occurring as ``c*a + c*r*b`` for any ``c``: sign and
-  numeric factor are free);
+  numeric factor are free), ``b`` possibly the constant 1 (``a + r``);
 * **partial factorisation**: in a sum, the terms that are products used
   only there and share a factor ``f`` become ``f*(...)``.
 
@@ -246,6 +246,8 @@ def _pairs(kind, terms):
             ca = terms[a]
             for b in ops[i + 1:]:
                 out.append((SUM, a, b, quotient(terms[b], ca)))
+            if ONE in terms:  # x + c
+                out.append((SUM, a, ONE, quotient(terms[ONE], ca)))
     return out
 
 

@@ -348,7 +348,7 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     rank = {j: k for k, j in enumerate(columns)}
 
     def tie(order) -> tuple:  # equal counts: ranked by the structural order, not by the column numbers
-        return tuple(rank[j] for j in order)
+        return tuple(map(rank.__getitem__, order))
 
     book = ScoreBook(counter.count, tie=tie)
     plans: list = []  # each makes a Stage, given its time limit

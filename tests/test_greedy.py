@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hornermcts import form, optimize
-from hornermcts.dag import Dag, Scale
+from hornermcts.dag import ONE, Dag, Scale
 from hornermcts.families import random_polynomial
 from hornermcts.greedy import factorize, greedy, nary, pair_greedy
 from hornermcts.horner_scheme import horner_dag
@@ -64,6 +64,19 @@ def test_sum_pair_is_shared_up_to_a_factor():
     out = greedy(dag)
     assert out.count().total <= before
     assert sympy.expand(to_expression(out, 1) - (3 * a + 6 * b + v)) == 0
+
+
+def test_variable_plus_constant_is_shared():
+    # (x + u) + 2  and  (x + v) + 2: 4 additions; the pattern x + 2 in both: t = x + 2, t + u, t + v
+    syms = (x, u, v)
+    X, U, V = (lambda g, j=j: g.power(j, 1) for j in range(3))
+    dag = dag_of([lambda g: g.add(g.add((1, X(g)), (1, U(g))), (2, ONE)),
+                  lambda g: g.add(g.add((1, X(g)), (1, V(g))), (2, ONE))], syms)
+    assert dag.count().total == 4
+    out = greedy(dag)
+    assert out.count().total == 3
+    for k, expr in enumerate([x + u + 2, x + v + 2]):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
 
 
 def test_number_joins_a_product_when_the_scaled_value_exists():
