@@ -184,48 +184,63 @@ def _power_plan_cost(exps):
     return cost
 
 
+#: Most buckets of one radix pass (:func:`_sort_terms`).
+_MAX_BUCKETS = 4096
+
+
 @njit(cache=True)
-def _sort_terms(ET, perm, first, first_at, cursor):
+def _sort_terms(ET, perm, n_keys, counts, key):
     """Term indices in lexicographic order of the exponents along ``perm`` (LSD radix).
 
     ``ET`` is the transposed exponent matrix (variables x terms), narrow dtype;
-    ``first[first_at[v] + k]`` the number of terms whose exponent (rank) of
-    variable ``v`` is below ``k`` (:func:`_bucket_starts`: the histograms do
-    not depend on the order, so each pass is one scatter); ``cursor`` scratch.
+    ``n_keys[v]`` the largest exponent (rank) of variable ``v`` plus one.  One
+    pass sorts by several consecutive variables at once, their exponents read
+    as the digits of one key of at most ``counts.shape[0] - 1`` values: the
+    scatter, the pass's costly part, is done once for them all.  ``key`` is
+    scratch (one per term).
     """
     n_terms = ET.shape[1]
     idx = np.arange(n_terms)
     tmp = np.empty(n_terms, dtype=np.int64)
-    for depth in range(perm.shape[0] - 1, -1, -1):
-        v = perm[depth]
-        lo = first_at[v]
-        n_keys = first_at[v + 1] - lo
-        if n_keys <= 1:
-            continue
-        for k in range(n_keys):
-            cursor[k] = first[lo + k]
-        col = ET[v]
-        for t in range(n_terms):
-            e = col[idx[t]]
-            tmp[cursor[e]] = idx[t]
-            cursor[e] += 1
-        idx, tmp = tmp, idx
+    limit = counts.shape[0] - 1
+    depth = perm.shape[0] - 1
+    while depth >= 0:
+        # the variables of this pass: perm[low..depth], innermost the least significant digit
+        radix = 1
+        low = depth + 1
+        while low > 0 and (radix * n_keys[perm[low - 1]] <= limit or radix == 1):
+            low -= 1
+            radix *= n_keys[perm[low]]
+            if radix > limit:
+                break
+        # (radix > limit: one variable with more exponents than buckets, sorted alone in buckets of its own)
+        if radix > 1:
+            buckets = counts if radix <= limit else np.zeros(radix + 1, dtype=np.int64)
+            key[:n_terms] = 0
+            for d in range(low, depth + 1):  # outermost first: the most significant digit
+                v = perm[d]
+                nk = n_keys[v]
+                if nk == 1:
+                    continue
+                col = ET[v]
+                for t in range(n_terms):
+                    key[t] = key[t] * nk + col[t]
+            buckets[:radix + 1] = 0
+            for t in range(n_terms):
+                buckets[key[t] + 1] += 1
+            for k in range(radix):
+                buckets[k + 1] += buckets[k]
+            for t in range(n_terms):
+                e = key[idx[t]]
+                tmp[buckets[e]] = idx[t]
+                buckets[e] += 1
+            idx, tmp = tmp, idx
+        depth = low - 1
     return idx
 
 
-def _bucket_starts(ET: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``(first, first_at)`` for :func:`_sort_terms`: per variable, the start of each exponent's bucket."""
-    first, first_at = [], [0]
-    for col in ET:
-        hist = np.bincount(col, minlength=1) if col.size else np.zeros(1, np.int64)
-        first.append(np.concatenate([[0], np.cumsum(hist)[:-1]]).astype(np.int64))
-        first_at.append(first_at[-1] + len(hist))
-    flat = np.concatenate(first) if first else np.zeros(0, np.int64)
-    return flat, np.asarray(first_at, dtype=np.int64)
-
-
 @njit(cache=True)
-def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need, large, first, first_at, cursor):
+def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need, large, n_keys, counts, key):
     """(additions, multiplications, powers); (-1, -1, -1) if the table filled up, (-2, -2, -2) if ``large`` did.
 
     ``ET`` holds the exponents (variables x terms) or, when ``values`` is not
@@ -237,7 +252,7 @@ def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need,
     n_vars, n_terms = ET.shape
     if n_terms == 0:
         return 0, 0, 0
-    idx = _sort_terms(ET, perm, first, first_at, cursor)
+    idx = _sort_terms(ET, perm, n_keys, counts, key)
     # lcp[t]: length of the common prefix (along perm) of sorted terms t-1 and t
     lcp = np.zeros(n_terms, dtype=np.int64)
     for t in range(1, n_terms):
@@ -498,9 +513,11 @@ class FastCounter:
                 values.append(key if c > 0 else -key)
             self._unit_root = 1
         self._ET, self._values, self._offset = exponent_ranks(poly.exponents)
-        self._first, self._first_at = _bucket_starts(self._ET)
+        self._n_keys = (self._ET.max(axis=1).astype(np.int64) + 1 if self._ET.size
+                        else np.ones(poly.n_vars, dtype=np.int64))
+        self._counts = np.zeros(min(_MAX_BUCKETS, max(256, poly.n_terms)) + 1, dtype=np.int64)
+        self._key = np.zeros(max(poly.n_terms, 1), dtype=np.int64)
         self._E = np.ascontiguousarray(self._ET.T)  # terms x variables: one term's exponents together
-        self._cursor = np.zeros(max(int(np.diff(self._first_at).max(initial=1)), 1), dtype=np.int64)
         self._S = np.asarray(values, dtype=np.int64)
         self._need = np.zeros((max(poly.n_vars, 1), _SMALL_POWER), dtype=np.bool_)
         self._large = np.zeros(64, dtype=np.int64)
@@ -531,8 +548,8 @@ class FastCounter:
                 self._gen = 1
             adds, mults, pows = _count(
                 self._ET, self._E, self._values, self._offset, self._S, perm, self.mode == "content", self._unit_root,
-                self._table, np.uint64(self._gen), self._need, self._large, self._first, self._first_at,
-                self._cursor,
+                self._table, np.uint64(self._gen), self._need, self._large, self._n_keys, self._counts,
+                self._key,
             )
             if adds >= 0:
                 return OpCount(int(adds), int(mults), int(pows)) + self._pieces

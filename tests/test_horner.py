@@ -230,6 +230,19 @@ def test_counter_memory_does_not_follow_the_exponent():
     assert max(a.nbytes for a in arrays) < 10**5
 
 
+def test_counter_with_more_exponents_than_radix_buckets():
+    """5000 distinct exponents of x (more than one radix pass's buckets): x gets a pass of its own."""
+    rng = np.random.default_rng(3)
+    exps = np.zeros((5000, 2), dtype=np.int64)
+    exps[:, 0] = rng.choice(10**6, 5000, replace=False)
+    exps[:, 1] = rng.integers(0, 3, 5000)
+    poly = Polynomial((x, y), exps, [int(c) or 1 for c in rng.integers(-3, 4, 5000)])
+    counter = FastCounter(poly)
+    assert counter._n_keys[0] > counter._counts.shape[0] - 1  # the case under test
+    for order in ([0, 1], [1, 0]):
+        assert counter.count_detail(order) == horner_dag(poly, order).count()
+
+
 # ------------------------------------------------------------------ large expressions
 @pytest.mark.slow
 @pytest.mark.parametrize("name", ["hep", "res75"])
