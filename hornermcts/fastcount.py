@@ -245,9 +245,12 @@ def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need,
 
     ``ET`` holds the exponents (variables x terms) or, when ``values`` is not
     empty, each variable's exponent *ranks*: the exponent of rank r of
-    variable v is then ``values[offset[v] + r]``.  A power
-    ``v^d`` with ``d < need.shape[1]`` is flagged in ``need``, a larger one is
-    recorded once in ``large`` as ``v * 2^32 + d``.
+    variable v is then ``values[offset[v] + r]``; ``E`` is its transpose
+    (terms x variables).  A power ``v^d`` with ``d < need.shape[1]`` is
+    flagged in ``need``, a larger one is recorded once in ``large`` as
+    ``v * 2^32 + d``.  ``table`` is the hash table (:func:`_insert`, current
+    generation ``gen``); ``n_keys``, ``counts``, ``key`` serve the sort
+    (:func:`_sort_terms`).
     """
     n_vars, n_terms = ET.shape
     if n_terms == 0:
