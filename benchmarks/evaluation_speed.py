@@ -19,7 +19,11 @@ the same compiler and flags for every C code):
   licence it runs single-threaded), ``real`` and ``real_4x`` (SIMD), on the
   input polynomial, compiled by Symbolica at ``-O3`` (native with native flags).
 
-Points/s, the speed-up over FORM's code, and the operations per second
+Each C library (ours, FORM's) is timed on ``--loads`` fresh copies of its
+file, best of ``--repeat`` runs on each, and the median over the copies is
+reported (each copy's figure printed beside it): where the code sits in
+physical memory moves its speed by up to 1.7x on this machine (see
+:func:`fresh_copies`).  Points/s, the speed-up over FORM's code, and the operations per second
 (operations of each code in FORM's model x points/s) against the core's
 peak: (additions + multiplications per cycle) x clock, from ``lscpu`` and
 ``/proc/cpuinfo`` (the assumption is printed).  Every method's values are
@@ -27,7 +31,7 @@ compared with ours at the first 1000 points; our blocked values must be
 bit-identical to the single-point function's.
 
     nice -n 10 python benchmarks/evaluation_speed.py [--expressions hep_sigma "res(7,5)" "res(7,6)"]
-        [--points 1000000] [--iterations 300] [--repeat 3] [--lambdify-points 20000] [--skip-symbolica]
+        [--points 1000000] [--iterations N] [--repeat 3] [--loads 3] [--lambdify-points 20000] [--skip-symbolica]
         [--block-sweep "res(7,5)"]
 """
 from __future__ import annotations
@@ -37,6 +41,8 @@ import ctypes
 import os
 import platform
 import re
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -51,7 +57,7 @@ from sympy.printing.c import C99CodePrinter
 
 from hornermcts import codegen, families, form
 from hornermcts.optimize import optimize
-from hornermcts.codegen.compiled import NO_FUSION, cores
+from hornermcts.codegen.compiled import NO_FUSION, CompiledPolynomial, cores
 from hornermcts.opcount import original_count
 from hornermcts.textio import form_names
 
@@ -130,8 +136,33 @@ def compile_c(source: str, name: str, directory: Path, flags=("-O2", *BASE)):
         raise RuntimeError(proc.stderr[-3000:])
     dll = ctypes.CDLL(str(lib))
     call = _batch_caller(dll, name)
-    call._dll = dll
+    call._dll, call.library = dll, lib
     return call
+
+
+def fresh_copies(library: Path, k: int, directory: Path) -> list[Path]:
+    """``k`` copies of a shared library, each a new file: loaded, each runs from page-cache pages of its own.
+
+    Where a library's code sits in physical memory changes its speed on this
+    machine, by up to 1.7x for the same file (measured: FORM's code for
+    HEP(sigma) at 1.07 and at 1.85 million points/s from two copies of one
+    library, each stable over repeated runs), so every C code is timed on
+    several copies and the median reported.
+    """
+    paths = []
+    for i in range(k):
+        path = directory / f"{library.stem}-copy{i}{library.suffix}"
+        shutil.copyfile(library, path)
+        paths.append(path)
+    return paths
+
+
+def loaded_from(compiled, path: Path):
+    """``compiled`` (a CompiledPolynomial) loaded from another copy of its library."""
+    copy = CompiledPolynomial(path, compiled.source, compiled.name, compiled.symbols, compiled.n_outputs,
+                              compiled.precision)
+    copy.flags, copy.block, copy.workers, copy.ops = compiled.flags, compiled.block, compiled.workers, compiled.ops
+    return copy
 
 
 
@@ -235,7 +266,7 @@ def symbolica_evaluators(poly, tmp: Path, native: bool):
 def sweep(args) -> None:
     """Points/s of the blocked code against the block size, one core."""
     poly = families.load(args.block_sweep)
-    result = optimize(poly, iterations=args.iterations, seed=0)
+    result = optimize(poly, seed=0, **({} if args.iterations is None else {"iterations": args.iterations}))
     pts = np.random.default_rng(args.seed).uniform(-1.0, 1.0, (args.sweep_points, poly.n_vars))
     print(f"\nblock sweep, {args.block_sweep} ({result.after.total} ops), {args.sweep_points} points, one core:")
     for flags in FLAG_SETS:
@@ -269,10 +300,13 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--expressions", nargs="+", default=["hep_sigma", "res(7,5)", "res(7,6)"])
     ap.add_argument("--points", type=int, default=1_000_000)
-    ap.add_argument("--iterations", type=int, default=300, help="optimize() iterations; 0: occurrence order")
+    ap.add_argument("--iterations", type=int, default=None,
+                    help="optimize() iterations (default: the default preset's, what a user gets)")
     ap.add_argument("--form-level", type=int, default=4)
     ap.add_argument("--form-cache", type=Path, default=CACHE)
-    ap.add_argument("--repeat", type=int, default=3, help="runs per method (best kept)")
+    ap.add_argument("--repeat", type=int, default=3, help="runs per method and load (best kept)")
+    ap.add_argument("--loads", type=int, default=3,
+                    help="fresh copies of each C library timed (the median reported; see fresh_copies)")
     ap.add_argument("--lambdify-points", type=int, default=20_000, help="points for lambdify (0: skip)")
     ap.add_argument("--skip-symbolica", action="store_true")
     ap.add_argument("--flags", choices=["both", "O3", "native"], default="both")
@@ -295,9 +329,11 @@ def main() -> None:
         print(f"\n## {name}: {poly.n_terms} terms, {poly.n_vars} variables; {args.points:,} points uniform in "
               f"[-1, 1]", flush=True)
         start = time.perf_counter()
-        result = optimize(poly, iterations=args.iterations, seed=0)
+        settings = {} if args.iterations is None else {"iterations": args.iterations}
+        result = optimize(poly, seed=0, **settings)
         ours_ops = ours_in_code(result)
-        print(f"  ours: optimize(iterations={args.iterations}, seed=0) {time.perf_counter() - start:.1f} s, "
+        call = ", ".join(f"{k}={v}" for k, v in {**settings, "seed": 0}.items())
+        print(f"  ours: optimize({call}) {time.perf_counter() - start:.1f} s, "
               f"{ours_ops} ops in the emitted code (result.after {result.after.total})", flush=True)
         text = form_code(name, poly, args.form_level, args.form_cache)
         form_ops = emitted_ops.total(emitted_ops.count_form(text))
@@ -320,12 +356,15 @@ def main() -> None:
                 start = time.perf_counter()
                 form_c = compile_c(form_source, "form_f", tmp, full)
                 print(f"  [{' '.join(flags)}] FORM's code compiled in {time.perf_counter() - start:.1f} s", flush=True)
-                loop = single_point_loop(ours)
-                timed = [("ours, blocks, 1 core", ours_ops, lambda p, ours=ours: ours(p, workers=1)),
+                ours_loads = [loaded_from(ours, path) for path in fresh_copies(ours.library, args.loads, tmp)]
+                form_loads = [_batch_caller(ctypes.CDLL(str(path)), "form_f")
+                              for path in fresh_copies(form_c.library, args.loads, tmp)]
+                # (method, ops, one function per load of the library)
+                timed = [("ours, blocks, 1 core", ours_ops, [lambda p, f=f: f(p, workers=1) for f in ours_loads]),
                          (f"ours, blocks, {n_cores} cores", ours_ops,
-                          lambda p, ours=ours: ours(p, workers=n_cores)),
-                         ("ours, point by point", ours_ops, loop),
-                         (f"FORM O{args.form_level} code, point by point", form_ops, form_c)]
+                          [lambda p, f=f: f(p, workers=n_cores) for f in ours_loads]),
+                         ("ours, point by point", ours_ops, [single_point_loop(f) for f in ours_loads]),
+                         (f"FORM O{args.form_level} code, point by point", form_ops, form_loads)]
                 if not args.skip_symbolica:
                     try:
                         evs, reason = symbolica_evaluators(poly, tmp, native="-march=native" in flags)
@@ -335,15 +374,17 @@ def main() -> None:
                         print(f"  Symbolica: {reason}", flush=True)
                     for label, ev in evs.items():
                         timed.append((label + " (1 thread)", None,
-                                      lambda p, ev=ev: np.asarray(ev.evaluate(p)).reshape(len(p), -1)[:, 0]))
-                for method, ops, fn in timed:
-                    secs, values = best_of(lambda fn=fn, pts=pts: fn(pts), args.repeat)
-                    rows.append((method, ops, args.points, secs, np.asarray(values)))
+                                      [lambda p, ev=ev: np.asarray(ev.evaluate(p)).reshape(len(p), -1)[:, 0]]))
+                for method, ops, fns in timed:  # the median over the loads of each one's best of --repeat
+                    runs = [best_of(lambda fn=fn, pts=pts: fn(pts), args.repeat) for fn in fns]
+                    secs = statistics.median(t for t, _ in runs)
+                    values = runs[0][1]
+                    rows.append((method, ops, args.points, secs, np.asarray(values), [t for t, _ in runs]))
                 if lam is not None and flags == flag_sets[0]:
                     few = pts[:args.lambdify_points]
                     secs, values = best_of(lambda lam=lam, few=few: lam(*few.T), 1)
                     rows.append(("sympy.lambdify (NumPy)", original_count(poly).total, len(few), secs,
-                                 np.asarray(values)))
+                                 np.asarray(values), [secs]))
             reference = rows[0][4]
             same = np.array_equal(rows[0][4], rows[2][4]) and np.array_equal(rows[0][4], rows[1][4])
             t_form = next(r for r in rows if r[0].startswith("FORM"))
@@ -351,15 +392,16 @@ def main() -> None:
             one_core = rows[0][2] / rows[0][3]
             print(f"\n  flags {' '.join(full)}; blocked = point by point bit for bit: {same}")
             print(f"  {'method':<34} {'ops':>7} {'points/s':>13} {'x FORM':>7} {'Gops/s':>7} {'% peak':>7} "
-                  f"{'max|v-ours|/max|ours|':>22}")
+                  f"{'max|v-ours|/max|ours|':>22}  points/s of each load (millions)")
             scale = float(np.abs(reference[:1000]).max())
-            for method, ops, n, secs, values in rows:
+            for method, ops, n, secs, values, each in rows:
                 rate = n / secs
                 gops = f"{ops * rate / 1e9:7.2f}" if ops else f"{'n/a':>7}"
                 share = f"{100 * ops * rate / peak_ops:6.1f}%" if ops and peak_ops else f"{'n/a':>7}"
                 dev = float(np.abs(values[:1000] - reference[:1000]).max()) / scale
+                loads = " ".join(f"{n / t / 1e6:.3g}" for t in each) if len(each) > 1 else ""
                 print(f"  {method:<34} {ops or '?':>7} {rate:13,.0f} {rate / form_rate:6.2f}x {gops} {share} "
-                      f"{dev:22.2e}", flush=True)
+                      f"{dev:22.2e}  {loads}", flush=True)
                 summary.append((name, " ".join(flags), method, rate, rate / form_rate, rate / one_core))
     print("\n## targets (issue 16 point 2)")
     for name in args.expressions:

@@ -1,14 +1,19 @@
-"""Instructions per operation in the assembly of our blocked code and of FORM's code: why plain -O3 stays near 2x.
+"""Instructions per operation in the assembly of our blocked code and of FORM's code, at plain -O3 (SSE2).
 
 For each expression, our blocked function (``codegen.to_c(..., block=2)``,
 what ``compile`` builds for SSE2) and FORM O4's code translated to C as in
 ``evaluation_speed.py`` are compiled to assembly with the same flags
 (default ``-O3 -ffp-contract=off``, no ``-march``: SSE2).  The instructions of
-the evaluating functions (ours: ``f_block`` and its parts; FORM's:
-``form_f``) are classified: arithmetic (``add/sub/mul`` ``pd``/``sd``, with a
-register or a memory operand), loads, stores and register copies (``mov*``),
-other.  Instructions per operation, times points per instruction (2 for ours,
-1 for FORM's), bound the speed-up at equal instructions per cycle.
+the evaluating functions (ours: the blocked kernel's parts, and its final
+step where the compiler did not inline it into the loop over the points;
+FORM's: ``form_f``) are
+classified: arithmetic (``add/sub/mul`` ``pd``/``sd``, with a register or a
+memory operand), loads, stores and register copies (``mov*``), other.
+Instructions per operation, times points per instruction (2 for ours, 1 for
+FORM's), give the speed-up at equal instructions per cycle; the measured
+speed-up (``evaluation_speed.py``) over it is how many more instructions per
+cycle our code runs (its parts run on a group of blocks in turn, from the
+decoded-instruction cache: see ``hornermcts.codegen.c._c_blocks``).
 
     python benchmarks/instruction_mix.py [--expressions hep_sigma "res(7,5)"] [--flags -O3]
 """
@@ -74,7 +79,7 @@ def main() -> None:
         form_ops = emitted_ops.total(emitted_ops.count_form(text))
         with tempfile.TemporaryDirectory() as tmp:
             ours = mix(assembly(codegen.to_c(result, "f", block=2), args.flags, Path(tmp), "ours"),
-                       re.compile(r"f_block(_part\d+)?"))
+                       re.compile(r"f_block(_part\d+|_final)?"))
             form = mix(assembly(form_code_to_c(text, poly.symbols, form_names(poly.symbols)), args.flags,
                                 Path(tmp), "form"), re.compile(r"form_f"))
         print(f"\n## {name}: ours {result.after.total} operations (2 points per instruction), "

@@ -35,7 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .c import BLOCK, CHUNK, to_c
+from .c import BLOCK, CHUNK, GROUP_POINTS, to_c
 from .precision import COMPENSATED, check_precision
 from .program import as_dags, input_symbols
 
@@ -177,7 +177,7 @@ class CompiledPolynomial:
         self._blocks = getattr(self._lib, name + "_blocks_batch", None)
         if self._blocks is not None:
             self._blocks.argtypes = [ctypes.c_void_p, ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_long]
-            self._blocks.restype = None
+            self._blocks.restype = ctypes.c_int  # 0, or -1 when its temporaries could not be allocated
         self._ctype = ctype
         self._scratch: tempfile.TemporaryDirectory | None = None  # compile()'s scratch directory, if any
 
@@ -231,12 +231,12 @@ class CompiledPolynomial:
     def _run(self, pts: np.ndarray, out: np.ndarray, n: int, workers: int | None) -> None:
         """``out`` <- the values at the ``n`` points ``pts`` (``(n, nvars)``, any strides), on threads."""
         nv = len(self.symbols)
-        step = self.block or 1
-        blocks = (n + step - 1) // step
-        threads = max(1, min(self._threads(n, workers), blocks))
+        step = max(self.block, GROUP_POINTS) if self.block else 1  # a piece is whole groups of blocks
+        groups = (n + step - 1) // step
+        threads = max(1, min(self._threads(n, workers), groups))
         # several pieces per thread, taken in turn: a thread slowed by another process takes fewer
         pieces = 1 if threads == 1 else PIECES_PER_THREAD * threads
-        size = (blocks + pieces - 1) // pieces * step  # points per piece, whole blocks
+        size = (groups + pieces - 1) // pieces * step  # points per piece
         blocked = self._blocks
         if blocked is not None:
             if pts.strides[0] % 8 or pts.strides[1] % 8 or pts.strides[0] < 0 or pts.strides[1] < 0:
@@ -245,7 +245,9 @@ class CompiledPolynomial:
             base, target = pts.ctypes.data, out.ctypes.data
 
             def work(start: int, stop: int) -> None:
-                blocked(base + 8 * start * sp, sp, sv, target + 8 * start * self.n_outputs, stop - start)
+                if blocked(base + 8 * start * sp, sp, sv, target + 8 * start * self.n_outputs, stop - start):
+                    raise MemoryError(f"{self.name}_blocks_batch could not allocate its temporaries "
+                                      f"(evaluate fewer points per call, or compile with block=None)")
         else:
             pts = np.ascontiguousarray(pts)
             item = out.itemsize
@@ -257,10 +259,14 @@ class CompiledPolynomial:
                       ctypes.cast(target + item * start * self.n_outputs, ctypes.POINTER(self._ctype)),
                       stop - start)
         starts = iter(range(0, n, size))  # next() is atomic under the GIL
+        failed: list[BaseException] = []
 
         def worker() -> None:
-            for start in starts:
-                work(start, min(start + size, n))
+            try:
+                for start in starts:
+                    work(start, min(start + size, n))
+            except BaseException as err:  # re-raised by the calling thread
+                failed.append(err)
 
         # ctypes releases the GIL during the call: the threads run the C code in parallel
         others = [threading.Thread(target=worker) for _ in range(threads - 1)]
@@ -271,6 +277,8 @@ class CompiledPolynomial:
         finally:
             for t in others:
                 t.join()
+        if failed:
+            raise failed[0]
 
 
 def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | None = None,

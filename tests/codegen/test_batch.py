@@ -79,9 +79,11 @@ def polynomials(draw, n_vars=None):
 @needs_cc
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(poly=polynomials(), block=st.sampled_from([1, 2, 4, 8, 16, 32]), workers=st.integers(1, 3),
-       n=st.one_of(st.sampled_from([0, 1]), st.integers(2, 140)), seed=st.integers(0, 2**16))
-def test_blocks_are_bit_identical_to_the_single_point_function(poly, block, workers, n, seed):
-    f = codegen.compile(horner_dag(poly), cache=False, block=block)
+       n=st.one_of(st.sampled_from([0, 1]), st.integers(2, 140)), seed=st.integers(0, 2**16),
+       chunk=st.sampled_from([None, 1, 3]))
+def test_blocks_are_bit_identical_to_the_single_point_function(poly, block, workers, n, seed, chunk):
+    """Every block size, with the program in one function or in parts (run part by part over groups of blocks)."""
+    f = codegen.compile(horner_dag(poly), cache=False, block=block, chunk=chunk)
     points = np.random.default_rng(seed).uniform(-2.0, 2.0, (n, poly.n_vars))
     single = single_point(f, points)
     np.testing.assert_array_equal(f(points, workers=workers), single)
@@ -92,11 +94,11 @@ def test_blocks_are_bit_identical_to_the_single_point_function(poly, block, work
 @needs_cc
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(first=polynomials(3), second=polynomials(3), block=st.sampled_from([2, 4, 8]),
-       workers=st.integers(1, 3), n=st.integers(0, 40))
-def test_several_outputs_and_opaque_pieces_every_lane(first, second, block, workers, n):
+       workers=st.integers(1, 3), n=st.integers(0, 40), chunk=st.sampled_from([None, 2]))
+def test_several_outputs_and_opaque_pieces_every_lane(first, second, block, workers, n, chunk):
     opaque = as_polynomial(first.to_sympy() * sympy.sin(Z) + X / (1 + Y**2))
     result = [horner_dag(first), horner_dag(second), horner_dag(opaque)]
-    f = codegen.compile(result, cache=False, block=block)
+    f = codegen.compile(result, cache=False, block=block, chunk=chunk)
     points = np.random.default_rng(n).uniform(-1.0, 1.0, (n, len(f.symbols)))
     single = single_point(f, points)
     assert f(points, workers=workers).shape == (n, 3)
@@ -112,6 +114,8 @@ def test_long_programs_split_into_parts_keep_their_bits(block):
     f = codegen.compile(result, cache=False, block=block, chunk=10)
     whole = codegen.compile(result, cache=False, block=block, chunk=None)
     assert "_block_part1" in f.source and "_block_part" not in whole.source
+    # the parts run in turn over a group of blocks, each part on every block of the group
+    assert "for (long b = 0; b < HM_GROUP; ++b) f_block_part1(x[b], t[b]);" in f.source
     points = np.random.default_rng(1).uniform(-1.0, 1.0, (101, 3))
     np.testing.assert_array_equal(f(points, workers=2), single_point(f, points))
     np.testing.assert_array_equal(whole(points), f(points))
@@ -149,6 +153,18 @@ def test_other_precisions_go_point_by_point_on_threads(precision):
     one = f(points, workers=1)
     np.testing.assert_array_equal(f(points, workers=3), one)
     np.testing.assert_array_equal(f(points.T, layout="variables", workers=2), one)
+
+
+@needs_cc
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_failed_allocation_is_a_memory_error(workers):
+    """The blocked function returns -1 when it cannot allocate its temporaries: the call raises, from any thread."""
+    poly = as_polynomial(sympy.expand((X + 2 * Y - Z / 3 + 1) ** 5))
+    f = codegen.compile(horner_dag(poly), cache=False, block=2, chunk=3)
+    assert "aligned_alloc" in f.source and "if (!t) return -1;" in f.source
+    f._blocks = lambda *args: -1
+    with pytest.raises(MemoryError, match="f_blocks_batch could not allocate"):
+        f(np.zeros((1000, 3)), workers=workers)
 
 
 @needs_cc
