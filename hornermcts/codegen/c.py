@@ -255,9 +255,10 @@ def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | 
     (:data:`GROUP_POINTS` points): each part's machine code is then executed
     several times in a row, from the CPU's decoded-instruction cache, instead
     of the whole program once per block from the instruction decoders, which
-    are what limits a 2-lane (SSE2) block.  Measured, one core, plain ``-O3``,
-    10^6 points: HEP(sigma) 3.4 -> 5.6 million points/s, res(7,5) 1.14 -> 1.59
-    million; with AVX-512 (8 lanes, a group of one block) unchanged.
+    are what limits a 2-lane (SSE2) block.  Each part is ``noinline``: inlined
+    into the loop over the group, it would be unrolled once per block.
+    Measured, one core, plain ``-O3``, 10^6 points (benchmarks/evaluation_speed.py):
+    HEP(sigma) 3.2 -> 5.5 million points/s, res(7,5) 0.96 -> 1.48 million.
     """
     name, nv, k_out = prog.name, prog.n_vars, len(prog.outputs)
     vec = VECTOR_TYPE

@@ -166,7 +166,7 @@ def test_c_double_accuracy(case):
 
 @pytest.mark.slow
 @needs_cc
-@pytest.mark.parametrize("block, workers", [(2, 1), (4, 2), (8, 3)])
+@pytest.mark.parametrize("block, workers", [(1, 2), (2, 1), (4, 2), (8, 3), (16, 1)])
 def test_c_blocked_batch_accuracy_and_bits(case, block, workers):
     """The blocked batch on several threads: within the double bound, and the bits of the point-by-point code."""
     f = codegen.compile(case.dag, cache=False, block=block)
