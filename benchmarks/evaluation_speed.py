@@ -31,7 +31,7 @@ compared with ours at the first 1000 points; our blocked values must be
 bit-identical to the single-point function's.
 
     nice -n 10 python benchmarks/evaluation_speed.py [--expressions hep_sigma "res(7,5)" "res(7,6)"]
-        [--points 1000000] [--iterations N] [--repeat 3] [--loads 3] [--lambdify-points 20000] [--skip-symbolica]
+        [--points 1000000] [--iterations N] [--repeat 3] [--loads 5] [--lambdify-points 20000] [--skip-symbolica]
         [--block-sweep "res(7,5)"]
 """
 from __future__ import annotations
@@ -305,7 +305,7 @@ def main() -> None:
     ap.add_argument("--form-level", type=int, default=4)
     ap.add_argument("--form-cache", type=Path, default=CACHE)
     ap.add_argument("--repeat", type=int, default=3, help="runs per method and load (best kept)")
-    ap.add_argument("--loads", type=int, default=3,
+    ap.add_argument("--loads", type=int, default=5,
                     help="fresh copies of each C library timed (the median reported; see fresh_copies)")
     ap.add_argument("--lambdify-points", type=int, default=20_000, help="points for lambdify (0: skip)")
     ap.add_argument("--skip-symbolica", action="store_true")

@@ -18,7 +18,8 @@ from .program import Program
 
 #: Statements per generated C function (see :func:`to_c`).  64: measured on
 #: HEP(sigma) and res(7,5), plain ``-O3`` and ``-march=native``, one core,
-#: against 32 and 128: the single-point function as fast as with 128 (32: 5%
+#: against 32 and 128 (before the parts were kept out of line, see
+#: :data:`_NOINLINE`): the single-point function as fast as with 128 (32: 5%
 #: slower), the blocked batch within 2-9% of the best of the three in every case.
 CHUNK = 64
 
@@ -114,8 +115,8 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         ``hm_vec``).  A short program runs once per block in ``static hm_vec
         name_block(const hm_vec *x)``; a long one part by part over groups
         of :data:`GROUP_POINTS` points (each part on every block of the
-        group before the next part), its temporaries on the heap; the last
-        block is padded with copies of its first point.  It returns 0, or
+        group before the next part), its temporaries on the heap; the lanes
+        past the last point hold copies of its group's first point.  It returns 0, or
         -1 (nothing evaluated) when the temporaries cannot be allocated.  Point ``i``'s
         variable ``j`` is ``xs[i*sp + j*sv]`` (``sp = nvars, sv = 1`` for
         points in rows, ``sp = 1, sv = n`` for variables in rows); output

@@ -246,8 +246,8 @@ class CompiledPolynomial:
 
             def work(start: int, stop: int) -> None:
                 if blocked(base + 8 * start * sp, sp, sv, target + 8 * start * self.n_outputs, stop - start):
-                    raise MemoryError(f"{self.name}_blocks_batch could not allocate its temporaries "
-                                      f"(evaluate fewer points per call, or compile with block=None)")
+                    raise MemoryError(f"{self.name}_blocks_batch could not allocate the temporaries of a group of "
+                                      f"points (out of memory); compile(..., block=None) evaluates point by point")
         else:
             pts = np.ascontiguousarray(pts)
             item = out.itemsize
