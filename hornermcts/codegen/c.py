@@ -115,7 +115,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
         ``hm_vec``).  A short program runs once per block in ``static hm_vec
         name_block(const hm_vec *x)``; a long one part by part over groups
         of :data:`GROUP_POINTS` points (each part on every block of the
-        group before the next part), its temporaries on the heap; the lanes
+        group before the next part), its temporaries on the heap (``malloc``); the lanes
         past the last point hold copies of its group's first point.  It returns 0, or
         -1 (nothing evaluated) when the temporaries cannot be allocated.  Point ``i``'s
         variable ``j`` is ``xs[i*sp + j*sv]`` (``sp = nvars, sv = 1`` for
@@ -263,7 +263,8 @@ def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | 
     """
     name, nv, k_out = prog.name, prog.n_vars, len(prog.outputs)
     vec = VECTOR_TYPE
-    lines = ["", f"/* The blocked batch: {LANES} points per instruction. */", "#include <stdlib.h>"]
+    lines = ["", f"/* The blocked batch: {LANES} points per instruction. */", "#include <stdint.h>",
+             "#include <stdlib.h>"]
     if block == "native":  # the target's vector width
         lines += ["#if defined(__AVX512F__)", f"#define {LANES} 8", "#elif defined(__AVX__)", f"#define {LANES} 4",
                   "#else", f"#define {LANES} 2", "#endif"]
@@ -289,15 +290,17 @@ def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | 
         evaluate = f"{kernel}({args}, r);"
         store = [f"            for (long j = 0; j < {k_out}; ++j)",
                  f"               out[(s + k)*{k_out} + j] = r[j][k];"]
-    declare = f"{vec} x[{group}][{max(nv, 1)}], {'r' if k_out == 1 else f'r[{k_out}]'}"
-    if parted:  # the parts' shared temporaries of the group, on the heap (they outgrow a thread's stack)
-        declare += f", (*t)[{n_stored}] = aligned_alloc(sizeof({vec}), sizeof({vec}) * {GROUP} * {n_stored})"
     returns = "0, or -1 (nothing evaluated) when out of memory" if parted else "0"
     lines += ["", f"/* Evaluates n points, {group} block(s) of {LANES} at a time; returns {returns}. */",
               f"int {name}_blocks_batch(const double *xs, long sp, long sv, double *out, long n) {{",
-              f"   {declare};"]
-    if parted:
-        lines.append("   if (!t) return -1;")
+              f"   {vec} x[{group}][{max(nv, 1)}], {'r' if k_out == 1 else f'r[{k_out}]'};"]
+    if parted:  # the parts' shared temporaries of the group on the heap (they outgrow a thread's stack),
+        # aligned by hand: C99 has no aligned_alloc
+        size = f"sizeof({vec})"
+        lines += [f"   void *raw = malloc({size} * ({GROUP} * {n_stored} + 1));",
+                  f"   {vec} (*t)[{n_stored}] = ({vec} (*)[{n_stored}])"
+                  f"(((uintptr_t)raw + {size} - 1) & ~(uintptr_t)({size} - 1));",
+                  "   if (!raw) return -1;"]
     lines += [f"   for (long i = 0; i < n; i += {group} * {LANES}) {{",
               f"      for (long b = 0; b < {group}; ++b)  /* the last group padded with copies of its first point */",
               f"         for (long j = 0; j < {nv}; ++j)",
@@ -309,7 +312,7 @@ def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | 
               f"         const long s = i + b * {LANES}, m = n - s < {LANES} ? n - s : {LANES};",
               f"         {evaluate}", "         for (long k = 0; k < m; ++k)", *store, "      }", "   }"]
     if parted:
-        lines.append("   free(t);")
+        lines.append("   free(raw);")
     return lines + ["   return 0;", "}"]
 
 
