@@ -20,7 +20,7 @@ from .program import Program
 #: HEP(sigma) and res(7,5), plain ``-O3`` and ``-march=native``, one core,
 #: against 32 and 128 (before the parts were kept out of line, see
 #: :data:`_NOINLINE`): the single-point function as fast as with 128 (32: 5%
-#: slower), the blocked batch within 2-9% of the best of the three in every case.
+#: slower), the blocked batch within 8% of the best of the three in every case.
 CHUNK = 64
 
 #: Points per block of the blocked batch function (see :func:`to_c`): "native",
