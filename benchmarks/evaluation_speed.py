@@ -165,6 +165,12 @@ def loaded_from(compiled, path: Path):
     return copy
 
 
+def optimized(poly, iterations: int | None):
+    """``optimize(poly, seed=0)``, with ``iterations`` if given (else the default preset's), and the call as text."""
+    settings = {} if iterations is None else {"iterations": iterations}
+    call = ", ".join(f"{k}={v}" for k, v in {**settings, "seed": 0}.items())
+    return optimize(poly, seed=0, **settings), f"optimize({call})"
+
 
 # --------------------------------------------------------------------- timing
 def best_of(fn, repeat: int):
@@ -266,7 +272,7 @@ def symbolica_evaluators(poly, tmp: Path, native: bool):
 def sweep(args) -> None:
     """Points/s of the blocked code against the block size, one core."""
     poly = families.load(args.block_sweep)
-    result = optimize(poly, seed=0, **({} if args.iterations is None else {"iterations": args.iterations}))
+    result, _ = optimized(poly, args.iterations)
     pts = np.random.default_rng(args.seed).uniform(-1.0, 1.0, (args.sweep_points, poly.n_vars))
     print(f"\nblock sweep, {args.block_sweep} ({result.after.total} ops), {args.sweep_points} points, one core:")
     for flags in FLAG_SETS:
@@ -329,11 +335,9 @@ def main() -> None:
         print(f"\n## {name}: {poly.n_terms} terms, {poly.n_vars} variables; {args.points:,} points uniform in "
               f"[-1, 1]", flush=True)
         start = time.perf_counter()
-        settings = {} if args.iterations is None else {"iterations": args.iterations}
-        result = optimize(poly, seed=0, **settings)
+        result, call = optimized(poly, args.iterations)
         ours_ops = ours_in_code(result)
-        call = ", ".join(f"{k}={v}" for k, v in {**settings, "seed": 0}.items())
-        print(f"  ours: optimize({call}) {time.perf_counter() - start:.1f} s, "
+        print(f"  ours: {call} {time.perf_counter() - start:.1f} s, "
               f"{ours_ops} ops in the emitted code (result.after {result.after.total})", flush=True)
         text = form_code(name, poly, args.form_level, args.form_cache)
         form_ops = emitted_ops.total(emitted_ops.count_form(text))

@@ -365,6 +365,7 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
     position = {sym: k for k, (sym, _) in enumerate(statements)}
     stored = {s: k for k, s in enumerate(sorted(stored, key=position.__getitem__))}
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
+    n_stored = max(len(stored), 1)  # the length of t
     inputs = dict((loc, k) for k, (_, loc) in enumerate(prog.inputs))
 
     def input_lines(exprs) -> list[str]:
@@ -413,7 +414,7 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
             lines.append(f"static {tail} {{")
         else:
             lines.append(signature + " {")
-            lines.append(f"   {ctype} t[{max(len(stored), 1)}];")
+            lines.append(f"   {ctype} t[{n_stored}];")
             lines += [f"   {fname}_part{p}(x, t);" for p in range(n_parts)]
         lines += input_lines(prog.outputs)
     else:
@@ -431,4 +432,4 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
     else:
         lines += [f"   out[{j}] = {value(e)};" for j, e in enumerate(prog.outputs)]
     lines.append("}")
-    return lines, n_parts, max(len(stored), 1)
+    return lines, n_parts, n_stored
