@@ -2,6 +2,9 @@
 
 :func:`optimize` calls named stages, like SymPy's ``cse``:
 :func:`prepare_outputs` (the input as a polynomial, several outputs joined),
+:func:`~hornermcts.factoring.factorization` (a product's factors are
+optimized one by one, as below, and multiplied; the whole is optimized too
+and the cheaper kept),
 :func:`search_orders` (the occurrence orders, then the preset's searches,
 MCTS and simulated annealing, every order scored by the fast counter,
 Horner + CSE; the generic driver is :func:`hornermcts.search.shortlist`),
@@ -37,6 +40,7 @@ from functools import partial
 import numpy as np
 
 from .dag import Dag
+from .factoring import factorization, product_dag
 from .deadline import Deadline
 from .domains.horner_orders import HornerOrderProblem
 from .fastcount import FastCounter
@@ -79,10 +83,17 @@ class OptimizeResult:
         :meth:`assignments` and :meth:`graph`; :meth:`expression` repeats
         what is shared (its own count: ``expression_count(result.expression())``).
     form : str
-        ``"optimized"``, or ``"input"`` when the input as written costs fewer
-        operations than the best optimized form found: then the result is
-        the input's own form (common subexpressions shared), never worse
-        than what was given.
+        ``"optimized"``; ``"factored"`` when the input is a product
+        (:mod:`hornermcts.factoring`) and the product of its optimized
+        factors is the cheaper form (then ``order``, ``search`` and
+        ``factors`` are the factors', ``history`` is empty); or ``"input"``
+        when the input as written costs fewer operations than the best
+        optimized form found: then the result is the input's own form
+        (common subexpressions shared), never worse than what was given.
+    factors : tuple of (OptimizeResult, int)
+        When ``form`` is ``"factored"``: each distinct factor optimized by
+        itself, with its exponent, largest first (``order`` is the first's);
+        else empty.
     cse : OpCount
         Operations of the result's order after Horner + CSE alone (before the
         greedy step; equal to ``after`` without it).
@@ -112,6 +123,7 @@ class OptimizeResult:
     seconds: float = 0.0
     dag: Dag | None = field(default=None, repr=False, compare=False)
     form: str = "optimized"
+    factors: tuple = ()
 
     @property
     def elapsed(self) -> float:
@@ -174,6 +186,10 @@ class OptimizeResult:
         lines.append(f"reduction {ratio:.2f}x in {self.seconds:.2f} s (preset {self.options.get('preset')}), "
                      f"{self.iterations} orders scored{tree}")
         lines.append("order: " + ", ".join(map(str, self.order)))
+        if self.form == "factored":
+            lines.append("the input factors: " + " * ".join(
+                f"({r.polynomial.n_terms} terms, {r.after.total} operations)" + (f"^{e}" if e > 1 else "")
+                for r, e in self.factors) + "; each factor optimized, then multiplied")
         if self.form == "input":
             lines.append("the input as written needs fewer operations than any Horner scheme found: "
                          "it is returned in its own form")
@@ -246,7 +262,9 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
              **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
 
-    The stages: :func:`prepare_outputs` (parse), :func:`search_orders` (the
+    The stages: :func:`prepare_outputs` (parse), the factors when the input
+    is a product (each optimized by these stages, then multiplied;
+    :mod:`hornermcts.factoring`), :func:`search_orders` (the
     occurrence orders, then the searches of the preset: MCTS, annealing),
     :func:`screen_candidates` (the best few orders built as DAGs, one greedy
     pass each; the best wins and gets the remaining greedy passes),
@@ -287,18 +305,16 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         options = options.replace(seed=seed_value(None))
     deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
     polys, joint, n_markers = prepare_outputs(expr, deadline)  # text and files: reading is timed too
-    fallback, search_deadline, screen_deadline = None, deadline, deadline
-    if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
-        fallback, reserve = _fallback(polys, joint, n_markers, options)
-        screen_deadline = deadline.before(2 * fallback.seconds)  # writing the last DAG back, counting it twice
-        search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
-    found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress, deadline=search_deadline)
-    best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
-                             deadline=screen_deadline, fallback=fallback)
+    split = factorization(polys[0], deadline) if options.factor and n_markers == 0 else None
+    if split is None:
+        factors: tuple = ()
+        best, searches, history, baselines = _optimize_whole(polys, joint, n_markers, options, progress, deadline)
+    else:
+        factors, best, searches, history, baselines = _optimize_product(polys, joint, split, options, progress,
+                                                                        deadline)
     before, best, form = compare_with_input(expr, polys, best)
-    baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
-                        horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
-                 for name, order in baseline_orders(joint, range(n_markers)).items()}
+    if factors and form != "input":
+        form = "factored"
     symbols = polys[0].symbols
     recorded = options.as_dict()
     recorded["greedy"] = "greedy" in options.stages
@@ -309,13 +325,70 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         after=best.after,
         cse=best.cse,
         baselines=baselines,
-        history=found.history,
-        search=found.searches,
+        history=history,
+        search=searches,
         options=recorded,
         seconds=time.perf_counter() - clock,
         dag=best.dag.delivered(),
         form=form,
+        factors=factors if form == "factored" else (),
     )
+
+
+def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
+    """The input optimized as one polynomial: ``(best candidate, searches, history, baselines)``."""
+    fallback, search_deadline, screen_deadline = None, deadline, deadline
+    if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
+        fallback, reserve = _fallback(polys, joint, n_markers, options)
+        screen_deadline = deadline.before(2 * fallback.seconds)  # writing the last DAG back, counting it twice
+        search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
+    found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress, deadline=search_deadline)
+    best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
+                             deadline=screen_deadline, fallback=fallback)
+    baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
+                        horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
+                 for name, order in baseline_orders(joint, range(n_markers)).items()}
+    return best, found.searches, found.history, baselines
+
+
+def _optimize_product(polys, joint, split, options, progress, deadline):
+    """A product: its factors optimized (in at most half the time), then the whole; the cheaper is kept.
+
+    ``(factors, best, searches, history, baselines)``, the last four as
+    :func:`_optimize_whole` returns them, ``factors`` empty when the whole
+    is kept (also on a tie).  The whole is always optimized too: its search
+    can take the occurrence order's count down tenfold (det(7): 7957 to
+    778), so no bound from the occurrence order says the product wins.
+    """
+    factors, product = _optimize_factors(polys[0], split, options, progress,
+                                         deadline.before(deadline.remaining() / 2) if deadline.bounded else deadline)
+    whole = _optimize_whole(polys, joint, 0, options, progress, deadline)
+    if whole[0].after.total <= product.after.total:
+        return ((),) + whole
+    return factors, product, tuple(s for r, _ in factors for s in r.search), (), whole[3]
+
+
+def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadline: Deadline):
+    """Each factor of ``split`` optimized by itself, then multiplied: ``(((result, exponent), ...), candidate)``.
+
+    The factors share the time to ``deadline``; the candidate's order is
+    the largest factor's, its ``cse`` the product of the factors' Horner +
+    CSE forms.
+    """
+    results = []
+    for k, (factor, power) in enumerate(split.factors):
+        share = deadline.share(len(split.factors) - k)
+        part = Deadline(share) if share is not None else deadline
+        results.append((optimize(factor, options.replace(factor=False), progress=progress, deadline=part), power))
+    columns = []
+    for (factor, _), (result, _) in zip(split.factors, results):
+        own = {factor.opaque.get(s, s): j for j, s in enumerate(factor.symbols)}
+        columns.append([own[s] for s in result.order])
+    dag = product_dag(poly, split, [result.dag for result, _ in results])
+    cse = product_dag(poly, split, [horner_dag(f, cols) for (f, _), cols in zip(split.factors, columns)]).count()
+    first = split.factors[0][0]
+    order = [poly.symbols.index(first.symbols[j]) for j in columns[0]]
+    return tuple(results), Candidate(order, cse, dag.count(), dag)
 
 
 def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None,

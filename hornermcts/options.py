@@ -119,6 +119,11 @@ class Options:
     greedy : bool or None
         Override the preset: ``False`` keeps Horner + CSE only (the setting
         of the SA-UCT paper's experiments), ``True`` adds the greedy step.
+    factor : bool, default True
+        Factor the input first (:mod:`hornermcts.factoring`, python-flint):
+        when it is a product of at least two polynomials, optimize each
+        factor and multiply, unless the input optimized whole is cheaper.
+        One output only; inexact coefficients are not factored.
     candidates : int, default 5
         How many of the best distinct orders found get a greedy pass (FORM's
         O3 does the same); the best of them wins.
@@ -151,6 +156,7 @@ class Options:
     seed: int | None = _option(0, "random seed: the same result every run; another seed, another search")
     time_limit: float | None = _option(None, "seconds for the whole run; the best so far is kept", metavar="SECONDS")
     greedy: bool | None = _option(None, "greedy step", cli=False)
+    factor: bool = _option(True, "factor the input first and optimize its factors", cli=False)
     candidates: int = _option(5, "best distinct orders given a greedy pass")
     greedy_rounds: int = _option(3, "greedy passes given to the winning candidate")
     anneal_from_scratch: tuple = _option((0.1, 0.0005), "annealing temperatures from scratch, as fractions "
@@ -165,6 +171,8 @@ class Options:
             raise OptionError(f"preset must be one of {sorted(PRESETS)}, not {self.preset!r}")
         if self.greedy not in (None, True, False):
             raise OptionError(f"greedy must be None (the preset decides), True or False, not {self.greedy!r}")
+        if self.factor not in (True, False):
+            raise OptionError(f"factor must be True or False, not {self.factor!r}")
         integer("iterations", self.iterations, minimum=0, optional=True)
         seconds("time_limit", self.time_limit)
         if self.iterations is None and self.time_limit is None:

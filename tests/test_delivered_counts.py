@@ -166,17 +166,21 @@ def test_jacobian_multi_output_every_artifact():
 
 
 # --------------------------------------------------------- never worse than the input
-def test_factored_input_is_returned_in_its_own_form():
-    expr = (x + y + z) ** 8
-    result = hornermcts.optimize(expr, seed=0)
-    assert result.before.total == 5  # 2 additions, 3 squarings
-    assert result.form == "input"
-    assert result.after.total == 5
+@pytest.mark.parametrize("expr, factor, form, ops", [
+    ((x + y + z) ** 8, False, "input", 5),  # 2 additions, 3 squarings
+    ((x + y + z) ** 8 + 1, True, "input", 6),  # does not factor once expanded
+    ((x + y + z) ** 8, True, "factored", 5),  # the expanded input's factors: the same form
+])
+def test_factored_input_is_returned_in_its_own_form(expr, factor, form, ops):
+    result = hornermcts.optimize(expr, seed=0, factor=factor)
+    assert result.before.total == ops
+    assert result.form == form
+    assert result.after.total == ops
     assert_delivered(result)
     assert sympy.expand(result.expression() - expr) == 0
-    replacements, reduced = hornermcts.cse(expr, seed=0)
-    assert total(count_sympy(replacements, reduced)) == 5
-    assert total(count_sympy_tree(hornermcts.simplify(expr, seed=0))) == 5
+    replacements, reduced = hornermcts.cse(expr, seed=0, factor=factor)
+    assert total(count_sympy(replacements, reduced)) == ops
+    assert total(count_sympy_tree(hornermcts.simplify(expr, seed=0, factor=factor))) == ops
 
 
 def test_expanded_input_is_optimized_and_before_counts_it_as_written(hep):
