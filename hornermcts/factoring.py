@@ -2,7 +2,7 @@
 
 No Horner scheme of an expanded product comes close to the product itself:
 ``(x + y + z + 1)**6 * (x - 2*y + w)**5`` has 892 terms and costs 559
-operations after the best scheme, against 11 for the product of its two
+operations after the best scheme, against 13 for the product of its two
 factors, each a short sum raised by repeated squaring.  :func:`factorization`
 asks python-flint (FLINT's multivariate factoring over the integers) for the
 irreducible factors of a polynomial and reports them when there are at least
@@ -16,9 +16,10 @@ Factoring costs little next to a search: on the benchmark suite's inputs,
 none of which factors, 0.02-0.33 s up to 43,166 terms (2-7% of the default
 run) and 1.05 s for res(8,6)'s 114,080 (1.9%), measured by
 ``benchmarks/factoring.py``.
-With a ``deadline`` it runs in a child process that is stopped after
+With a ``deadline`` it runs in a forked child process that is stopped after
 :data:`TIME_SHARE` of the time left (then the input is optimized whole, as
-if it did not factor).  Inputs with inexact (floating-point) coefficients
+if it did not factor); where there is no fork (Windows) it runs in this
+process, without that cap.  Inputs with inexact (floating-point) coefficients
 are not factored: an exact factorisation of their binary values would
 change how the code rounds.  Without python-flint (``pip install
 python-flint``) nothing is factored.
@@ -132,7 +133,7 @@ def _factor(terms: dict, n_vars: int) -> tuple[int, list]:
 
 
 def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[int, list] | None:
-    """:func:`_factor` in a forked child stopped after ``seconds`` (None then); in this process without fork."""
+    """:func:`_factor` in a forked child stopped after ``seconds`` (None then, or if it fails); here without fork."""
     if "fork" not in multiprocessing.get_all_start_methods():
         return _factor(terms, n_vars)
     receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
@@ -148,8 +149,8 @@ def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[int, list] | No
     send.close()
     try:
         found = receive.recv() if receive.poll(seconds) else None
-    except EOFError:  # the child failed: factor here, where an error is seen
-        found = _factor(terms, n_vars)
+    except EOFError:  # the child failed (FLINT raised or died): not factored
+        found = None
     finally:
         receive.close()
         try:
@@ -225,7 +226,8 @@ def _copy(dag: Dag, factor: Polynomial, poly: Polynomial, out: Dag) -> tuple:
             value[node_id] = (s * t, out.mul(a, b))
         elif isinstance(node, Scale):
             s, a = value[node.a]
-            value[node_id] = (s, out._intern((Scale.tag, node.c, a), Scale))
+            t, scaled = out.scale(node.c, a)
+            value[node_id] = (s * t, scaled)
         elif isinstance(node, Add):
             (c1, a), (c2, b) = node.operands
             (s, a), (t, b) = value[a], value[b]

@@ -40,9 +40,9 @@ from functools import partial
 import numpy as np
 
 from .dag import Dag
-from .factoring import factorization, product_dag
 from .deadline import Deadline
 from .domains.horner_orders import HornerOrderProblem
+from .factoring import factorization, product_dag
 from .fastcount import FastCounter
 from .given import given_dag
 from .greedy import greedy as greedy_step
