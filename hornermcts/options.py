@@ -243,8 +243,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     --------
     >>> parser = argparse.ArgumentParser()
     >>> add_arguments(parser)
-    >>> from_arguments(parser.parse_args(["-n", "50", "--no-greedy", "--anneal-refine", "0.05", "0.001"]))
-    Options(preset='default', iterations=50, ..., greedy=False, ..., anneal_refine=(0.05, 0.001), ...)
+    >>> from_arguments(parser.parse_args(["-n", "50", "--no-greedy", "--no-factor", "--anneal-refine", "0.05", "0.001"]))
+    Options(preset='default', iterations=50, ..., greedy=False, factor=False, ..., anneal_refine=(0.05, 0.001), ...)
     """
     defaults = Options()
     for f in dataclasses.fields(Options):
@@ -267,6 +267,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(*flags, **kwargs)
     parser.add_argument("--no-greedy", dest="greedy", action="store_const", const=False, default=None,
                         help="stop after Horner + CSE (no greedy step)")
+    parser.add_argument("--no-factor", dest="factor", action="store_false", default=True,
+                        help="optimize a product as one polynomial (do not factor the input first)")
 
 
 def from_arguments(args: argparse.Namespace) -> Options:

@@ -61,6 +61,18 @@ def test_preset_and_no_greedy(poly_file, capsys):
     assert data["options"]["greedy"] is False
 
 
+def test_a_product_file_is_factored_unless_no_factor(tmp_path, capsys):
+    path = tmp_path / "product.txt"  # (x + y + z + 1)^6 * (x - 2*y + w)^5, written out term by term
+    x, y, z, w = sympy.symbols("x y z w")
+    path.write_text(str(sympy.expand((x + y + z + 1) ** 6 * (x - 2 * y + w) ** 5)))
+    found = {}
+    for extra in ([], ["--no-factor"]):
+        assert main(["optimize", str(path), "-n", "30", "--json", *extra]) == 0
+        data = json.loads(capsys.readouterr().out)
+        found[data["form"]] = data["after"]["total"]
+    assert found["factored"] == 13 and found["optimized"] > 500
+
+
 def test_emit_python_to_file_evaluates_right(poly_file, tmp_path, capsys):
     out = tmp_path / "f.py"
     assert main(["optimize", str(poly_file), "-n", "20", "--emit", "python", "-o", str(out), "--name", "g"]) == 0
