@@ -243,7 +243,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     --------
     >>> parser = argparse.ArgumentParser()
     >>> add_arguments(parser)
-    >>> from_arguments(parser.parse_args(["-n", "50", "--no-greedy", "--no-factor", "--anneal-refine", "0.05", "0.001"]))
+    >>> argv = ["-n", "50", "--no-greedy", "--no-factor", "--anneal-refine", "0.05", "0.001"]
+    >>> from_arguments(parser.parse_args(argv))
     Options(preset='default', iterations=50, ..., greedy=False, factor=False, ..., anneal_refine=(0.05, 0.001), ...)
     """
     defaults = Options()
