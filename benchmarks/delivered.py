@@ -52,3 +52,30 @@ def form_in_code(poly, **options) -> dict:
         out = form.run_form(poly, code=path, **options)
         out["in_code"] = emitted_ops.total(emitted_ops.count_form(path.read_text()))
     return out
+
+
+class Report:
+    """The lines a benchmark prints, kept for its results file; the first says where and when it ran.
+
+    Making one also loads the Numba cache once, so no figure includes compiling.
+    """
+
+    def __init__(self, script: str) -> None:
+        import os
+        import platform
+        import time
+
+        from hornermcts import optimize
+
+        self.lines: list[str] = []
+        optimize("x*y + x*z", iterations=5, seed=0)
+        self(f"# python benchmarks/{script}  ({time.strftime('%Y-%m-%d')}; {platform.machine()}, "
+             f"{os.cpu_count()} cores, load average at the start {os.getloadavg()[0]:.1f}; "
+             "every count read from the emitted code)")
+
+    def __call__(self, text: str = "") -> None:
+        print(text, flush=True)
+        self.lines.append(text)
+
+    def write(self, path: Path) -> None:
+        path.write_text("\n".join(self.lines) + "\n")

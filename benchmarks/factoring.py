@@ -20,8 +20,6 @@ script stops if one differs from the reported count.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from collections import Counter
@@ -35,7 +33,7 @@ from hornermcts.optimize import optimize
 from hornermcts.parse import from_sympy
 from hornermcts.polynomial import Polynomial
 
-from delivered import form_in_code, ours_in_code
+from delivered import Report, form_in_code, ours_in_code
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -80,15 +78,7 @@ def main() -> None:
     args = ap.parse_args()
     if not form.available():
         sys.exit("FORM is not installed (apt-get install -y form): nothing to compare with")
-    lines: list[str] = []
-
-    def say(text: str = "") -> None:
-        print(text, flush=True)
-        lines.append(text)
-
-    optimize("x*y + x*z", iterations=5, seed=0)  # load the Numba cache once
-    say(f"# python benchmarks/factoring.py  ({time.strftime('%Y-%m-%d')}; {platform.machine()}, {os.cpu_count()} "
-        f"cores, load average at the start {os.getloadavg()[0]:.1f}; every count read from the emitted code)")
+    say = Report("factoring.py")
     say("\n1. Products, given expanded: operations (wall seconds)")
     say(f"  {'input':<24} {'terms':>6} {'FORM O3':>15} {'FORM O4':>15} {'ours, whole':>15} {'ours (default)':>16}"
         f"  factors")
@@ -115,7 +105,7 @@ def main() -> None:
         result, run = timed(optimize, poly, seed=0, progress=None)
         assert result.form != "factored"
         say(f"  {name:<24} {poly.n_terms:>7} {min(asks):>12.3f} {run:>14.2f} {min(asks) / run:>6.1%}")
-    args.out.write_text("\n".join(lines) + "\n")
+    say.write(args.out)
     print(f"written to {args.out}")
 
 

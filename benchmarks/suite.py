@@ -24,8 +24,6 @@ The summary says per expression whether it holds, and by how much it misses.
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import resource
 import statistics
 import sys
@@ -37,7 +35,7 @@ from hornermcts.opcount import original_count
 from hornermcts.optimize import optimize, prepare_outputs
 from hornermcts.polynomial import Polynomial
 
-from delivered import form_in_code, ours_in_code
+from delivered import Report, form_in_code, ours_in_code
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
@@ -116,15 +114,7 @@ def main() -> None:
         sys.exit("FORM is not installed (apt-get install -y form): nothing to compare with")
     chosen = [row for row in SUITE if (not args.only or row[0] in args.only)
               and not (args.no_scale and row[0] == SCALE)]
-    lines: list[str] = []
-
-    def say(text: str = "") -> None:
-        print(text, flush=True)
-        lines.append(text)
-
-    optimize("x*y + x*z", iterations=5, seed=0)  # load the Numba cache once
-    say(f"# python benchmarks/suite.py  ({time.strftime('%Y-%m-%d')}; {platform.machine()}, {os.cpu_count()} cores, "
-        f"load average at the start {os.getloadavg()[0]:.1f}; every count read from the emitted code)")
+    say = Report("suite.py")
     rows = []
     for label, family, build in chosen:
         expr = build()
@@ -157,7 +147,7 @@ def main() -> None:
     held = sum(verdict(*row[1:]) == "holds" for row in rows)
     say(f"\nThe target holds on {held} of {len(rows)} expressions.")
     if not args.only:
-        args.out.write_text("\n".join(lines) + "\n")
+        say.write(args.out)
         print(f"written to {args.out}")
 
 
