@@ -41,6 +41,18 @@ targets, one run each to 64 CPU s, NRPA and GNRPA NGRAM as two processes at ``ni
 solves 29 (the paper: 28) and GNRPA with the substitute NGRAM prior 56 (the paper, with the Rfam-trained prior:
 70), 1.93 times as many; at 64 s 40 and 60.  NEMO's 95/100 is far ahead of both.
 
+Two more full runs (all 100 targets, one run each, two processes at ``nice -n 10``, 2026-11-27):
+
+- ``results/gnrpa_eterna_no_tiebreak.txt`` (``--tie-break none --budget 64``: the reward is the base-pair distance
+  alone, no partition function, 2.4-3.6x the playouts per second on targets of 116 nt and more, see
+  ``gnrpa_eterna_speed.txt``): at 32 s NRPA 29, GNRPA NGRAM 57 (1.97 times as many); at 64 s 32 and 62.  The faster
+  playouts did not widen the gap: NRPA gained on targets of 40-120 nt as much as GNRPA on the long ones, and the
+  two runs differ by up to 8 targets at 64 s (NRPA 40 and 32), so one run per target decides a ratio of 2 only
+  within a few targets.
+- ``results/gnrpa_eterna_sampling_ngram.txt`` (``--methods sampling-ngram --budget 32``): Sampling with the
+  substitute NGRAM prior solves 50 (the paper, with the Rfam-trained prior: 57), so the substitute prior is weaker
+  than the paper's from the start.
+
 ``--speed`` instead measures playouts and folds per CPU second of NRPA on a
 few targets of different lengths, without stopping at a solution
 (``OUT_speed.txt``).
