@@ -46,9 +46,9 @@ Two more full runs (all 100 targets, one run each, two processes at ``nice -n 10
 - ``results/gnrpa_eterna_no_tiebreak.txt`` (``--tie-break none --budget 64``: the reward is the base-pair distance
   alone, no partition function, 2.4-3.6x the playouts per second on targets of 116 nt and more, see
   ``gnrpa_eterna_speed.txt``): at 32 s NRPA 29, GNRPA NGRAM 57 (1.97 times as many); at 64 s 32 and 62.  The faster
-  playouts did not widen the gap: NRPA gained on targets of 40-120 nt as much as GNRPA on the long ones, and the
-  two runs differ by up to 8 targets at 64 s (NRPA 40 and 32), so one run per target decides a ratio of 2 only
-  within a few targets.
+  playouts did not widen the gap much.  At 32 s the two runs solve different sets: NRPA gains 6 targets (97-174 nt)
+  and loses 6 (38-85 nt), GNRPA gains 5 (105-378 nt) and loses 4 (40-184 nt); at 64 s NRPA's totals differ by 8
+  (40 and 32).  One run per target decides a ratio of 2 only within a few targets.
 - ``results/gnrpa_eterna_sampling_ngram.txt`` (``--methods sampling-ngram --budget 32``): Sampling with the
   substitute NGRAM prior solves 50 (the paper, with the Rfam-trained prior: 57), so the substitute prior is weaker
   than the paper's from the start.
