@@ -11,10 +11,13 @@ which puts this folder on ``sys.path``).
 from __future__ import annotations
 
 import importlib.util
+import os
+import platform
 import tempfile
+import time
 from pathlib import Path
 
-from hornermcts import codegen, form
+from hornermcts import codegen, form, optimize
 
 _COUNTER_PATH = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "emitted_ops.py"
 
@@ -61,12 +64,6 @@ class Report:
     """
 
     def __init__(self, script: str) -> None:
-        import os
-        import platform
-        import time
-
-        from hornermcts import optimize
-
         self.lines: list[str] = []
         optimize("x*y + x*z", iterations=5, seed=0)
         self(f"# python benchmarks/{script}  ({time.strftime('%Y-%m-%d')}; {platform.machine()}, "
