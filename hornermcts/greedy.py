@@ -17,7 +17,10 @@ subexpressions, other expressions).  Then, as long as it pays:
 Each step saves operations in FORM's model (a pattern found in ``k``
 expressions saves about ``k - 1``); the result is written back as a binary
 :class:`~hornermcts.dag.Dag`, which hash-conses again, and is kept only if
-its count is lower.  Every step is an algebraic identity, so the output
+its count is lower.  Only a whole sum gives its content (the gcd of its
+coefficients) to its users; its partial sums keep their coefficients, so
+``9 - 3*x + u*v`` is not written ``3*(3 - x) + u*v`` (one multiplication
+more, and ``3*x`` no longer shared).  Every step is an algebraic identity, so the output
 equals the input exactly.
 
 Examples
@@ -43,7 +46,7 @@ import heapq
 from fractions import Fraction
 
 from .coefficients import quotient
-from .dag import ONE, Add, Dag, Mul, Scale
+from .dag import ONE, Add, Dag, Mul, Scale, content
 from .deadline import Deadline
 
 __all__ = ["greedy", "nary", "pair_greedy", "factorize"]
@@ -118,21 +121,35 @@ class _Nary:
         return got
 
     def push_coefficients(self) -> None:
-        """Move ``|c|`` of a sum term ``c*P`` into ``P`` when ``P`` is a product used only there."""
-        uses = self.use_counts()
-        for kind, terms in list(self.exprs.values()):
-            if kind != SUM:
+        """Move ``|c|`` into a product ``P`` that every use takes as a sum term ``+-c*P`` (one ``|c|``).
+
+        ``c*P`` is computed once either way (a shared scaled operand counts
+        once); inside ``P`` the number can pair with a factor (``c*a``
+        needed elsewhere too) that the pair patterns then share.
+        """
+        scales: dict = {}
+        for _, r in self.roots:
+            scales[r] = None
+        for kind, terms in self.exprs.values():
+            for op, c in terms.items():
+                if kind != SUM or c in (1, -1):
+                    scales[op] = None
+                elif scales.setdefault(op, abs(c)) != abs(c):
+                    scales[op] = None
+        for op, scale in scales.items():
+            if scale is None or op not in self.exprs or self.exprs[op][0] != PROD:
                 continue
-            for op, c in list(terms.items()):
-                if c in (1, -1) or uses.get(op) != 1 or op not in self.exprs or self.exprs[op][0] != PROD:
-                    continue
-                factors = self.exprs[op][1]
-                scale = abs(c)
-                for f in [f for f in factors if f < 0]:
-                    scale = scale * self.value_of[f] ** factors.pop(f)
-                if scale != 1:
-                    factors[self.number(scale)] = 1
-                terms[op] = 1 if c > 0 else -1
+            factors = self.exprs[op][1]
+            for f in [f for f in factors if f < 0]:
+                scale = scale * self.value_of[f] ** factors.pop(f)
+            if scale != 1:
+                factors[self.number(scale)] = 1
+        pushed = {op for op, scale in scales.items()
+                  if scale is not None and op in self.exprs and self.exprs[op][0] == PROD}
+        for kind, terms in self.exprs.values():
+            if kind == SUM:
+                for op in pushed.intersection(terms):
+                    terms[op] = 1 if terms[op] > 0 else -1
 
     def scaled_pairs(self) -> set:
         """``(number operand, operand)`` of every sum term ``c*a`` with ``|c| != 1``."""
@@ -210,11 +227,15 @@ class _Nary:
                     if not items:
                         memo[e] = (0, ONE)
                         continue
+                    g = 0  # the content of the whole sum goes to its users; the partial sums keep theirs
+                    for _, c in items:
+                        g = content(g, c) if g else abs(c)
+                    items = [(n, quotient(c, g)) for n, c in items]
                     n0, c0 = items[0]
                     cur = (c0, n0)
                     for n, c in items[1:]:
-                        cur = dag.add(cur, (c, n))
-                    memo[e] = cur
+                        cur = dag.add(cur, (c, n), use_content=False)
+                    memo[e] = (g * cur[0], cur[1])
             return memo[op]
 
         dag.roots = []

@@ -96,6 +96,39 @@ def test_number_joins_a_product_when_the_scaled_value_exists():
         assert sympy.expand(to_expression(out, k) - expr) == 0
 
 
+def test_number_joins_a_product_used_twice_with_one_coefficient():
+    # 4*(x*u) in two sums and 4*u in a third: x*u, 4*(xu), 4*u cost 3 multiplications; (4u)*x costs 2
+    w = sympy.Symbol("w")
+    syms = (x, u, v, y, w)
+    X, U, V, Y, W = (lambda g, j=j: g.power(j, 1) for j in range(5))
+    dag = dag_of([
+        lambda g: g.add((4, g.mul(X(g), U(g))), (1, V(g))),
+        lambda g: g.add((4, g.mul(X(g), U(g))), (1, Y(g))),
+        lambda g: g.add((4, U(g)), (1, W(g))),
+    ], syms)
+    assert dag.count().total == 3 + 3
+    out = greedy(dag)
+    assert out.count().total == 3 + 2
+    for k, expr in enumerate([4 * x * u + v, 4 * x * u + y, 4 * u + w]):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
+
+
+def test_only_a_whole_sum_gives_its_content_to_its_users():
+    # u*v + 9 - 3*x and 3*x + y: written as 3*(3 - x) + u*v, the part 3 - x costs a multiplication by 3
+    # besides 3*x; with 9 - 3*x as it is, 3*x is computed once: 2 multiplications and 3 additions
+    syms = (x, u, v, y)
+    X, U, V, Y = (lambda g, j=j: g.power(j, 1) for j in range(4))
+    dag = dag_of([
+        lambda g: g.add(g.add((9, ONE), (-3, X(g))), (1, g.mul(U(g), V(g)))),
+        lambda g: g.add((3, X(g)), (1, Y(g))),
+    ], syms)
+    assert dag.count().total == 3 + 3
+    out = greedy(dag)
+    assert out.count().total == 3 + 2
+    for k, expr in enumerate([u * v + 9 - 3 * x, 3 * x + y]):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
+
+
 def test_partial_factorisation_by_a_number():
     # 3*x*u + 3*y*v + w with products used once: 3*(x*u + y*v) + w saves a multiplication
     w = sympy.Symbol("w")
