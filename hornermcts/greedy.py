@@ -12,7 +12,9 @@ subexpressions, other expressions).  Then, as long as it pays:
   sum pair ``a + r*b`` (occurring as ``c*a + c*r*b`` for any ``c``: sign and
   numeric factor are free), ``b`` possibly the constant 1 (``a + r``);
 * **partial factorisation**: in a sum, the terms that are products used
-  only there and share a factor ``f`` become ``f*(...)``.
+  only there and share a factor ``f`` become ``f*(...)``; a term ``c*a*b``
+  whose product is used elsewhere too joins with ``c*b`` when that is
+  computed anyway (or ``c`` is +-1).
 
 Each step saves operations in FORM's model (a pattern found in ``k``
 expressions saves about ``k - 1``); the result is written back as a binary
@@ -44,6 +46,7 @@ from .errors import OptionError
 
 import heapq
 from fractions import Fraction
+from math import gcd
 
 from .coefficients import quotient
 from .dag import ONE, Add, Dag, Mul, Scale, content
@@ -366,6 +369,42 @@ def _term_factors(nf: _Nary, uses: dict, op: int, c) -> tuple[int, dict, bool]:
     return sign, factors, False
 
 
+def _common_numbers(nf: _Nary, terms: dict, split: dict, scaled_uses: dict, members: dict, saving: dict) -> None:
+    """Add to ``members``/``saving`` the integers ``g`` that divide the numbers of two terms or more.
+
+    ``6*a + 4*b``: ``g = 2`` takes both, leaving ``3*a`` and ``2*b`` inside
+    (counted as a saving when ``c*a`` was computed for this sum alone, as a
+    cost when ``(c/g)*a`` is not computed anyway); the terms whose number
+    is ``g`` itself are the factor ``g`` already.
+    """
+    numbers = {}
+    for op, (_sign, factors, is_product) in split.items():
+        nums = [k for k in factors if k < 0]
+        if len(nums) == 1 and factors[nums[0]] == 1 and isinstance(nf.value_of[nums[0]], int):
+            numbers[op] = (nf.value_of[nums[0]], is_product)
+    values = sorted({n for n, _ in numbers.values()})
+    for g in sorted({gcd(m, n) for i, m in enumerate(values) for n in values[i + 1:]} - {1}):
+        f = nf.number(g)
+        for op, (n, is_product) in numbers.items():
+            if n == g or n % g:
+                continue
+            c = abs(terms[op])
+            saves = 0 if is_product else scaled_uses.get((c, op)) == 1
+            costs = 0 if is_product else not scaled_uses.get((c // g, op))
+            if saves >= costs:
+                members.setdefault(f, []).append(op)
+                saving[f] = saving.get(f, 0) + saves - costs
+
+
+def _shared_pair(nf: _Nary, op: int) -> tuple:
+    """``((a, b), (b, a))`` if ``op`` is a product ``a*b`` of two distinct operands, else ``()``."""
+    got = nf.exprs.get(op)
+    if got is None or got[0] != PROD or len(got[1]) != 2 or any(m != 1 or g < 0 for g, m in got[1].items()):
+        return ()
+    a, b = got[1]
+    return ((a, b), (b, a))
+
+
 def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
     """Partial factorisation: ``f*A + f*B + C -> f*(A + B) + C`` while it saves; return steps.
 
@@ -398,6 +437,15 @@ def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
                 members.setdefault(f, []).append(op)
                 saves = is_product or (abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1)
                 saving[f] = saving.get(f, 0) + saves
+            if not is_product:
+                # a product a*b used elsewhere too: f = a leaves c*b, never worse when c*b is computed anyway
+                for f, q in _shared_pair(nf, op):
+                    saves = abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1
+                    costs = abs(c) != 1 and not scaled_uses.get((abs(c), q))
+                    if saves >= costs:
+                        members.setdefault(f, []).append(op)
+                        saving[f] = saving.get(f, 0) + saves - costs
+        _common_numbers(nf, terms, split, scaled_uses, members, saving)
         if not saving:
             continue
         f = max(saving, key=lambda k: (saving[k], -k))
@@ -406,6 +454,20 @@ def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
         inner: dict = {}
         for op in members[f]:
             sign, factors, is_product = split[op]
+            if f < 0 and f not in factors:  # a number g dividing the term's number n: n/g stays inside
+                factors = dict(factors)
+                g = nf.value_of[f]
+                n = next(k for k in factors if k < 0 and nf.value_of[k] % g == 0)
+                rest = nf.number(nf.value_of[n] // g)
+                del factors[n]
+                factors[rest] = factors.get(rest, 0) + 1
+                factors[f] = factors.get(f, 0) + 1
+            elif f not in factors:  # a shared product a*b, f one of them: both gain a use (counts stay upper bounds)
+                factors = {g: 1 for g in nf.exprs[op][1]}
+                for g in factors:
+                    uses[g] = uses.get(g, 0) + 1
+                if abs(terms[op]) != 1:
+                    factors[nf.number(abs(terms[op]))] = 1
             c = terms.pop(op)
             if not is_product and abs(c) != 1:
                 scaled_uses[abs(c), op] -= 1

@@ -148,6 +148,42 @@ def test_partial_factorisation_by_a_number():
     assert sympy.expand(to_expression(result) - (3 * x * u + 3 * y * v + w)) == 0
 
 
+def test_partial_factorisation_takes_a_product_used_elsewhere_too():
+    # 4*x*y - 9*x*z + w with x*z also in 2*x*z + v, and 9*z in 9*z + u: x*(4*y - 9*z) + w reuses 9*z;
+    # 6 multiplications and 4 additions before, 5 and 4 after (x*z stays for the second output)
+    w = sympy.Symbol("w")
+    syms = (x, y, z := sympy.Symbol("z"), u, v, w)
+    X, Y, Z, U, V, W = (lambda g, j=j: g.power(j, 1) for j in range(6))
+    dag = dag_of([
+        lambda g: g.add(g.add((4, g.mul(X(g), Y(g))), (-9, g.mul(X(g), Z(g)))), (1, W(g))),
+        lambda g: g.add((2, g.mul(X(g), Z(g))), (1, V(g))),
+        lambda g: g.add((9, Z(g)), (1, U(g))),
+    ], syms)
+    assert dag.count().total == 6 + 4
+    out = greedy(dag)
+    assert out.count().total == 5 + 4
+    for k, expr in enumerate([4 * x * y - 9 * x * z + w, 2 * x * z + v, 9 * z + u]):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
+
+
+def test_partial_factorisation_by_a_common_divisor():
+    # 6*a + 4*b + w with 3*a and 2*b computed for other outputs: 2*(3*a + 2*b) + w takes them;
+    # 4 multiplications and 4 additions before, 3 and 4 after
+    w = sympy.Symbol("w")
+    syms = (a, b, u, v, w)
+    A, B, U, V, W = (lambda g, j=j: g.power(j, 1) for j in range(5))
+    dag = dag_of([
+        lambda g: g.add(g.add((6, A(g)), (4, B(g)), use_content=False), (1, W(g))),
+        lambda g: g.add((3, A(g)), (1, U(g))),
+        lambda g: g.add((2, B(g)), (1, V(g))),
+    ], syms)
+    assert dag.count().total == 4 + 4
+    out = greedy(dag)
+    assert out.count().total == 3 + 4
+    for k, expr in enumerate([6 * a + 4 * b + w, 3 * a + u, 2 * b + v]):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
+
+
 def test_float_coefficients_skip_the_greedy_step_and_stay_exact():
     p = Polynomial((x, y, u), [[1, 1, 0], [1, 0, 1], [0, 1, 1], [1, 1, 1]], [0.1, 0.3, 0.7, 0.1])
     dag = horner_dag(p)
@@ -209,6 +245,38 @@ def test_greedy_is_exact_and_never_worse_on_random_polynomials(case, rnd):
         assert sympy.expand(to_expression(out) - poly.to_sympy()) == 0
         reps, (expr,) = to_assignments(out)
         assert sympy.expand(expr.subs(list(reversed(reps))) - poly.to_sympy()) == 0
+
+
+@st.composite
+def outputs_with_shared_numbers(draw):
+    """Two to four outputs over a few variables, every coefficient from a few multiples of 2 and 3.
+
+    Numbers with common divisors, products and scaled operands shared
+    across outputs: the inputs on which the greedy's number moves
+    (pushing, common divisors, shared products) all fire.
+    """
+    n_vars = draw(st.integers(2, 5))
+    syms = sympy.symbols(f"v0:{n_vars}")
+    polys = []
+    for _ in range(draw(st.integers(2, 4))):
+        n_terms = draw(st.integers(1, 12))
+        rows = draw(st.lists(st.lists(st.integers(0, 2), min_size=n_vars, max_size=n_vars),
+                             min_size=n_terms, max_size=n_terms))
+        coefs = draw(st.lists(st.sampled_from([-12, -6, -4, -3, -2, 1, 2, 3, 4, 6, 8, 9, 12]),
+                              min_size=n_terms, max_size=n_terms))
+        polys.append(Polynomial(syms, np.array(rows, dtype=np.int64).reshape(n_terms, n_vars), coefs))
+    return polys, draw(st.permutations(list(range(n_vars))))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(outputs_with_shared_numbers())
+def test_greedy_is_exact_on_outputs_sharing_numbers(case):
+    polys, order = case
+    dag = horner_dag(polys, order)
+    out = greedy(dag)
+    assert out.count().total <= dag.count().total
+    for k, poly in enumerate(polys):
+        assert sympy.expand(to_expression(out, k) - poly.to_sympy()) == 0
 
 
 @pytest.mark.slow
