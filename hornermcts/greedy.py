@@ -46,6 +46,7 @@ from .errors import OptionError
 
 import heapq
 from fractions import Fraction
+from functools import lru_cache
 from math import gcd
 
 from .coefficients import quotient
@@ -253,6 +254,18 @@ def nary(dag: Dag) -> _Nary:
     return _Nary(dag)
 
 
+@lru_cache(maxsize=1 << 16)
+def _int_ratio(a: int, b: int):
+    return quotient(a, b)
+
+
+def _ratio(a, b):
+    """``quotient(a, b)``, remembered for two ints (the pair patterns ask for the same few ratios again and again)."""
+    if type(a) is int and type(b) is int:
+        return _int_ratio(a, b)
+    return quotient(a, b)
+
+
 def _pairs(kind, terms):
     """The pair patterns of one expression."""
     ops = sorted(terms)
@@ -269,9 +282,9 @@ def _pairs(kind, terms):
                 continue
             ca = terms[a]
             for b in ops[i + 1:]:
-                out.append((SUM, a, b, quotient(terms[b], ca)))
+                out.append((SUM, a, b, _ratio(terms[b], ca)))
             if ONE in terms:  # x + c
-                out.append((SUM, a, ONE, quotient(terms[ONE], ca)))
+                out.append((SUM, a, ONE, _ratio(terms[ONE], ca)))
     return out
 
 
@@ -288,7 +301,7 @@ def _apply(nf: _Nary, e: int, pattern, t: int) -> bool:
                 del terms[op]
         terms[t] = terms.get(t, 0) + 1
         return True
-    if a not in terms or b not in terms or quotient(terms[b], terms[a]) != r:
+    if a not in terms or b not in terms or _ratio(terms[b], terms[a]) != r:
         return False
     ca = terms.pop(a)
     del terms[b]
