@@ -95,8 +95,9 @@ class Options:
         work the cores share (``workers``), and the result must not depend
         on how many there are, so the amount of work is fixed; on two cores
         two restarts take less wall time than one did on one core (HEP(sigma):
-        one restart 1.7 s, two on one core 2.8 s, on two cores 1.5 s, 3340
-        operations instead of 3347).  Annealing runs at
+        one restart 1.8 s, two on one core 2.5 s, on two cores 1.4 s; seeds
+        0-5 give 3314-3322 operations with one restart, 3315-3323 with two,
+        medians 3317 and 3315.5).  Annealing runs at
         least ``repeats`` times, plus once per ``variables_per_restart``
         variables beyond ``anneal_one_run_up_to``.
     workers : int or None, default None
