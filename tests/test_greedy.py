@@ -34,6 +34,21 @@ def dag_of(values, symbols):
     return dag
 
 
+def leaves(n):
+    """Builders of the first ``n`` variables, for :func:`dag_of`."""
+    return [lambda g, j=j: g.power(j, 1) for j in range(n)]
+
+
+def greedy_counted(dag, before: int, after: int, exprs):
+    """The greedy step of ``dag``: ``before`` and ``after`` operations (counted by hand), each output exact."""
+    assert dag.count().total == before
+    out = greedy(dag)
+    assert out.count().total == after
+    for k, expr in enumerate(exprs):
+        assert sympy.expand(to_expression(out, k) - expr) == 0
+    return out
+
+
 # ------------------------------------------------------------------ patterns, counted by hand
 def test_product_pair_is_shared():
     # x*y*u and x*y*v: 4 multiplications; with t = x*y: 3
@@ -81,52 +96,38 @@ def test_variable_plus_constant_is_shared():
 
 def test_number_joins_a_product_when_the_scaled_value_exists():
     # 2*x appears in a sum, and 2*x*u, 2*x*v as products: (2x)*u, (2x)*v reuse it
-    syms = (x, u, v, y)
-    X, U, V, Y = (lambda g, j=j: g.power(j, 1) for j in range(4))
+    X, U, V, Y = leaves(4)
     dag = dag_of([
         lambda g: g.add((2, X(g)), (1, Y(g))),
         lambda g: g.add((2, g.mul(X(g), U(g))), (1, Y(g))),
         lambda g: g.add((2, g.mul(X(g), V(g))), (1, Y(g))),
-    ], syms)
-    assert dag.count().total == 3 + 2 + 3  # adds, products, 2*x, 2*(xu), 2*(xv)
-    out = greedy(dag)
-    assert out.count().total == 3 + 3  # adds, 2*x once, (2x)*u, (2x)*v
+    ], (x, u, v, y))
+    # before: adds, products, 2*x, 2*(xu), 2*(xv); after: adds, 2*x once, (2x)*u, (2x)*v
+    out = greedy_counted(dag, 3 + 2 + 3, 3 + 3, [2 * x + y, 2 * x * u + y, 2 * x * v + y])
     assert any(isinstance(node, Scale) for node in out.nodes)
-    for k, expr in enumerate([2 * x + y, 2 * x * u + y, 2 * x * v + y]):
-        assert sympy.expand(to_expression(out, k) - expr) == 0
 
 
 def test_number_joins_a_product_used_twice_with_one_coefficient():
     # 4*(x*u) in two sums and 4*u in a third: x*u, 4*(xu), 4*u cost 3 multiplications; (4u)*x costs 2
     w = sympy.Symbol("w")
-    syms = (x, u, v, y, w)
-    X, U, V, Y, W = (lambda g, j=j: g.power(j, 1) for j in range(5))
+    X, U, V, Y, W = leaves(5)
     dag = dag_of([
         lambda g: g.add((4, g.mul(X(g), U(g))), (1, V(g))),
         lambda g: g.add((4, g.mul(X(g), U(g))), (1, Y(g))),
         lambda g: g.add((4, U(g)), (1, W(g))),
-    ], syms)
-    assert dag.count().total == 3 + 3
-    out = greedy(dag)
-    assert out.count().total == 3 + 2
-    for k, expr in enumerate([4 * x * u + v, 4 * x * u + y, 4 * u + w]):
-        assert sympy.expand(to_expression(out, k) - expr) == 0
+    ], (x, u, v, y, w))
+    greedy_counted(dag, 3 + 3, 3 + 2, [4 * x * u + v, 4 * x * u + y, 4 * u + w])
 
 
 def test_only_a_whole_sum_gives_its_content_to_its_users():
     # u*v + 9 - 3*x and 3*x + y: written as 3*(3 - x) + u*v, the part 3 - x costs a multiplication by 3
     # besides 3*x; with 9 - 3*x as it is, 3*x is computed once: 2 multiplications and 3 additions
-    syms = (x, u, v, y)
-    X, U, V, Y = (lambda g, j=j: g.power(j, 1) for j in range(4))
+    X, U, V, Y = leaves(4)
     dag = dag_of([
         lambda g: g.add(g.add((9, ONE), (-3, X(g))), (1, g.mul(U(g), V(g)))),
         lambda g: g.add((3, X(g)), (1, Y(g))),
-    ], syms)
-    assert dag.count().total == 3 + 3
-    out = greedy(dag)
-    assert out.count().total == 3 + 2
-    for k, expr in enumerate([u * v + 9 - 3 * x, 3 * x + y]):
-        assert sympy.expand(to_expression(out, k) - expr) == 0
+    ], (x, u, v, y))
+    greedy_counted(dag, 3 + 3, 3 + 2, [u * v + 9 - 3 * x, 3 * x + y])
 
 
 def test_partial_factorisation_by_a_number():
@@ -151,37 +152,27 @@ def test_partial_factorisation_by_a_number():
 def test_partial_factorisation_takes_a_product_used_elsewhere_too():
     # 4*x*y - 9*x*z + w with x*z also in 2*x*z + v, and 9*z in 9*z + u: x*(4*y - 9*z) + w reuses 9*z;
     # 6 multiplications and 4 additions before, 5 and 4 after (x*z stays for the second output)
-    w = sympy.Symbol("w")
-    syms = (x, y, z := sympy.Symbol("z"), u, v, w)
-    X, Y, Z, U, V, W = (lambda g, j=j: g.power(j, 1) for j in range(6))
+    w, z = sympy.symbols("w z")
+    X, Y, Z, U, V, W = leaves(6)
     dag = dag_of([
         lambda g: g.add(g.add((4, g.mul(X(g), Y(g))), (-9, g.mul(X(g), Z(g)))), (1, W(g))),
         lambda g: g.add((2, g.mul(X(g), Z(g))), (1, V(g))),
         lambda g: g.add((9, Z(g)), (1, U(g))),
-    ], syms)
-    assert dag.count().total == 6 + 4
-    out = greedy(dag)
-    assert out.count().total == 5 + 4
-    for k, expr in enumerate([4 * x * y - 9 * x * z + w, 2 * x * z + v, 9 * z + u]):
-        assert sympy.expand(to_expression(out, k) - expr) == 0
+    ], (x, y, z, u, v, w))
+    greedy_counted(dag, 6 + 4, 5 + 4, [4 * x * y - 9 * x * z + w, 2 * x * z + v, 9 * z + u])
 
 
 def test_partial_factorisation_by_a_common_divisor():
     # 6*a + 4*b + w with 3*a and 2*b computed for other outputs: 2*(3*a + 2*b) + w takes them;
     # 4 multiplications and 4 additions before, 3 and 4 after
     w = sympy.Symbol("w")
-    syms = (a, b, u, v, w)
-    A, B, U, V, W = (lambda g, j=j: g.power(j, 1) for j in range(5))
+    A, B, U, V, W = leaves(5)
     dag = dag_of([
         lambda g: g.add(g.add((6, A(g)), (4, B(g)), use_content=False), (1, W(g))),
         lambda g: g.add((3, A(g)), (1, U(g))),
         lambda g: g.add((2, B(g)), (1, V(g))),
-    ], syms)
-    assert dag.count().total == 4 + 4
-    out = greedy(dag)
-    assert out.count().total == 3 + 4
-    for k, expr in enumerate([6 * a + 4 * b + w, 3 * a + u, 2 * b + v]):
-        assert sympy.expand(to_expression(out, k) - expr) == 0
+    ], (a, b, u, v, w))
+    greedy_counted(dag, 4 + 4, 3 + 4, [6 * a + 4 * b + w, 3 * a + u, 2 * b + v])
 
 
 def test_float_coefficients_skip_the_greedy_step_and_stay_exact():
