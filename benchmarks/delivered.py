@@ -32,13 +32,18 @@ def _counter():
 emitted_ops = _counter()
 
 
+def c_operations(obj) -> int:
+    """Operations in the C code :func:`hornermcts.codegen.to_c` emits for ``obj`` (a result or a DAG)."""
+    return emitted_ops.total(emitted_ops.count_c(codegen.to_c(obj, batch=False)))
+
+
 def ours_in_code(result) -> int:
     """Operations in the C code :func:`hornermcts.codegen.to_c` emits for ``result``.
 
     Raises AssertionError if it differs from ``result.after`` (the library's
     claim): a benchmark must never print a figure the code does not hold.
     """
-    ops = emitted_ops.total(emitted_ops.count_c(codegen.to_c(result, batch=False)))
+    ops = c_operations(result)
     if ops != result.after.total:
         raise AssertionError(f"reported {result.after.total} operations, the emitted C has {ops}")
     return ops

@@ -17,11 +17,11 @@ import json
 import random
 from pathlib import Path
 
-from hornermcts import codegen, families
+from hornermcts import families
 from hornermcts.experiments import run_job
 from hornermcts.horner_scheme import horner_dag
 
-from delivered import emitted_ops
+from delivered import c_operations
 
 RESULTS = Path(__file__).resolve().parent / "results"
 FILES = {"sa_uct_paper_hep_sigma.jsonl": "hep_sigma", "sa_uct_paper_res75.jsonl": "res75"}
@@ -41,7 +41,7 @@ def main() -> None:
             job = {k: v for k, v in row.items() if k not in ("operations", "seconds", "iterations_done", "order")}
             again = run_job(job, poly)
             dag = horner_dag(poly, again["order"])
-            in_code = emitted_ops.total(emitted_ops.count_c(codegen.to_c(dag, batch=False)))
+            in_code = c_operations(dag)
             checked += 1
             same_count += again["operations"] == row["operations"]
             same_order += again["order"] == row["order"]

@@ -13,15 +13,11 @@ from __future__ import annotations
 
 import argparse
 
-from hornermcts import codegen, families
+from hornermcts import families
 from hornermcts.dag import Dag
 from hornermcts.optimize import optimize
 
-from delivered import emitted_ops
-
-
-def c_operations(result) -> int:
-    return emitted_ops.total(emitted_ops.count_c(codegen.to_c(result, batch=False)))
+from delivered import c_operations
 
 
 def main() -> None:

@@ -27,18 +27,20 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from hornermcts import codegen, families, optimize
+from hornermcts import families, optimize
 from hornermcts.dag import ONE, Dag
 from hornermcts.views import evaluate_dag
 
-from delivered import Report, emitted_ops, ours_in_code
+from delivered import Report, c_operations, ours_in_code
 
 RESULTS = Path(__file__).resolve().parent / "results"
 
 
-def sylvester_dag(m: int, n: int) -> Dag:
-    """The resultant of degrees ``m``, ``n`` as expansion by minors of its Sylvester matrix, minors shared."""
-    poly = families.resultant(m, n)
+def sylvester_dag(m: int, n: int, symbols) -> Dag:
+    """The resultant of degrees ``m``, ``n`` as expansion by minors of its Sylvester matrix, minors shared.
+
+    ``symbols`` are those of ``families.resultant(m, n)``: ``a0..am, b0..bn``.
+    """
     size = m + n
     entry: dict = {}  # (row, column) -> column of the polynomial's variable
     for i in range(n):
@@ -47,7 +49,7 @@ def sylvester_dag(m: int, n: int) -> Dag:
     for i in range(m):
         for j in range(n + 1):
             entry[n + i, i + j] = m + 1 + n - j  # b_{n-j}
-    dag = Dag(poly.symbols)
+    dag = Dag(tuple(symbols))
     minors: dict = {}
 
     def minor(rows: tuple, k: int):
@@ -88,19 +90,19 @@ def main() -> None:
     report = Report(f"sylvester_minors.py --sizes {' '.join(args.sizes)} --seeds {args.seeds}")
     report("the expansion by minors checked exact at 3 rational points; optimize: the best of the seeds")
     report(f"{'resultant':<10} {'terms':>7} {'minors, ops':>12} {'seconds':>8} {'optimize, ops':>14} {'seconds':>8}"
-                f" {'ratio':>6}")
+           f" {'ratio':>6}")
     rng = random.Random(0)
     for size in args.sizes:
         m, n = (int(v) for v in size.split(","))
         poly = families.resultant(m, n)
         start = time.perf_counter()
-        dag = sylvester_dag(m, n)
+        dag = sylvester_dag(m, n, poly.symbols)
         built = time.perf_counter() - start
         for _ in range(3):
             point = [Fraction(rng.randint(-30, 30), rng.randint(1, 9)) for _ in poly.symbols]
             if evaluate_dag(dag, point) != poly.evaluate(point):
                 raise AssertionError(f"the expansion by minors of res({m},{n}) differs from the resultant")
-        minors_ops = emitted_ops.total(emitted_ops.count_c(codegen.to_c(dag, batch=False)))
+        minors_ops = c_operations(dag)
         if minors_ops != dag.count().total:
             raise AssertionError(f"res({m},{n}): the DAG counts {dag.count().total}, its C holds {minors_ops}")
         best, secs = None, []
@@ -111,7 +113,7 @@ def main() -> None:
             ops = ours_in_code(result)
             best = ops if best is None else min(best, ops)
         report(f"res({m},{n}){'':<{4 - len(size) + 1}} {poly.n_terms:>7} {minors_ops:>12} {built:>8.2f} "
-                    f"{best:>14} {min(secs):>8.2f} {minors_ops / best:>6.2f}")
+               f"{best:>14} {min(secs):>8.2f} {minors_ops / best:>6.2f}")
     report.write(Path(args.out))
 
 

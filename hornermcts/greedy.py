@@ -22,8 +22,8 @@ expressions saves about ``k - 1``); the result is written back as a binary
 its count is lower.  Only a whole sum gives its content (the gcd of its
 coefficients) to its users; its partial sums keep their coefficients, so
 ``9 - 3*x + u*v`` is not written ``3*(3 - x) + u*v`` (one multiplication
-more, and ``3*x`` no longer shared).  Every step is an algebraic identity, so the output
-equals the input exactly.
+more, and ``3*x`` no longer shared).  Every step is an algebraic identity,
+so the output equals the input exactly.
 
 Examples
 --------
@@ -140,16 +140,16 @@ class _Nary:
                     scales[op] = None
                 elif scales.setdefault(op, abs(c)) != abs(c):
                     scales[op] = None
+        pushed = set()
         for op, scale in scales.items():
             if scale is None or op not in self.exprs or self.exprs[op][0] != PROD:
                 continue
+            pushed.add(op)
             factors = self.exprs[op][1]
             for f in [f for f in factors if f < 0]:
                 scale = scale * self.value_of[f] ** factors.pop(f)
             if scale != 1:
                 factors[self.number(scale)] = 1
-        pushed = {op for op, scale in scales.items()
-                  if scale is not None and op in self.exprs and self.exprs[op][0] == PROD}
         for kind, terms in self.exprs.values():
             if kind == SUM:
                 for op in pushed.intersection(terms):
@@ -382,7 +382,7 @@ def _term_factors(nf: _Nary, uses: dict, op: int, c) -> tuple[int, dict, bool]:
     return sign, factors, False
 
 
-def _common_numbers(nf: _Nary, terms: dict, split: dict, scaled_uses: dict, members: dict, saving: dict) -> None:
+def _common_numbers(nf: _Nary, split: dict, scaled_uses: dict, members: dict, saving: dict) -> None:
     """Add to ``members``/``saving`` the integers ``g`` that divide the numbers of two terms or more.
 
     ``6*a + 4*b``: ``g = 2`` takes both, leaving ``3*a`` and ``2*b`` inside
@@ -401,9 +401,8 @@ def _common_numbers(nf: _Nary, terms: dict, split: dict, scaled_uses: dict, memb
         for op, (n, is_product) in numbers.items():
             if n == g or n % g:
                 continue
-            c = abs(terms[op])
-            saves = 0 if is_product else scaled_uses.get((c, op)) == 1
-            costs = 0 if is_product else not scaled_uses.get((c // g, op))
+            saves = 0 if is_product else scaled_uses.get((n, op)) == 1  # a plain term's number is its |c|
+            costs = 0 if is_product else not scaled_uses.get((n // g, op))
             if saves >= costs:
                 members.setdefault(f, []).append(op)
                 saving[f] = saving.get(f, 0) + saves - costs
@@ -458,7 +457,7 @@ def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
                     if saves >= costs:
                         members.setdefault(f, []).append(op)
                         saving[f] = saving.get(f, 0) + saves - costs
-        _common_numbers(nf, terms, split, scaled_uses, members, saving)
+        _common_numbers(nf, split, scaled_uses, members, saving)
         if not saving:
             continue
         f = max(saving, key=lambda k: (saving[k], -k))
