@@ -185,6 +185,7 @@ def run(args: argparse.Namespace) -> int:
             "horner_cse": result.cse.as_dict(),
             "baselines": result.baselines,
             "order": [str(s) for s in result.order],
+            "new_variables": {str(s): str(form) for s, form in result.variables.items()},
             "seconds": round(result.seconds, 4),
             "iterations": result.iterations,
             "options": {k: v for k, v in result.options.items() if not callable(v)},

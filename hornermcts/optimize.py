@@ -56,10 +56,15 @@ from .search.arguments import seed_value
 from .search.parallel import fork_map, processes
 from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
 from .structure import structural_order
+from .substitution import linear_substitution
 from .views import to_assignments, to_expressions, to_networkx
 
 __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
-           "search_orders", "screen_candidates", "compare_with_input", "Candidate"]
+           "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost",
+           "SUBSTITUTION_SHARE"]
+
+#: With a time limit, the search for new variables (:mod:`hornermcts.substitution`) may take this share of it.
+SUBSTITUTION_SHARE = 0.1
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,11 @@ class OptimizeResult:
         When ``form`` is ``"factored"``: each distinct factor optimized by
         itself, with its exponent, largest first (``order`` is the first's);
         else empty.
+    variables : dict
+        The new variables the input was written in before the search
+        (:mod:`hornermcts.substitution`), ``{placeholder: linear form of the
+        input's variables}``; ``order`` names them by their forms and the
+        code computes each first.  Empty when none paid.
     cse : OpCount
         Operations of the result's order after Horner + CSE alone (before the
         greedy step; equal to ``after`` without it).
@@ -124,6 +134,7 @@ class OptimizeResult:
     dag: Dag | None = field(default=None, repr=False, compare=False)
     form: str = "optimized"
     factors: tuple = ()
+    variables: dict = field(default_factory=dict)
 
     @property
     def elapsed(self) -> float:
@@ -190,6 +201,9 @@ class OptimizeResult:
             lines.append("the input factors: " + " * ".join(
                 f"({r.polynomial.n_terms} terms, {r.after.total} operations)" + (f"^{e}" if e > 1 else "")
                 for r, e in self.factors) + "; each factor optimized, then multiplied")
+        if self.variables:
+            lines.append(f"in {len(self.variables)} new variables: " + ", ".join(
+                f"{s} = {form}" for s, form in self.variables.items()))
         if self.form == "input":
             lines.append("the input as written needs fewer operations than any Horner scheme found: "
                          "it is returned in its own form")
@@ -245,17 +259,30 @@ def prepare_outputs(expr, deadline: Deadline | None = None):
     cols = [joint.symbols.index(m) for m in present]
     rest = [j for j in range(joint.n_vars) if j not in cols]
     symbols = tuple(joint.symbols[j] for j in rest)
+    joint = Polynomial(tuple(present) + symbols, joint.exponents[:, cols + rest], joint.coefficients,
+                       opaque=joint.opaque)
+    return _outputs(joint, len(present), [m not in present for m in markers]), joint, len(present)
+
+
+def _outputs(joint: Polynomial, n_markers: int, zero: list) -> list[Polynomial]:
+    """The outputs ``joint`` joins (marker ``k`` in column ``k``), over its other columns; ``zero[k]``: output k is 0.
+
+    A zero output has no marker column, so the markers are taken in turn by the outputs that are not zero.
+    """
+    if n_markers == 0:
+        return [joint]
+    symbols = joint.symbols[n_markers:]
     exps = joint.exponents
+    markers = iter(range(n_markers))
     polys = []
-    for m in markers:
-        if m not in present:
+    for is_zero in zero:
+        if is_zero:
             polys.append(Polynomial(symbols, np.zeros((0, len(symbols)), dtype=np.int64), [], opaque=joint.opaque))
             continue
-        rows = exps[:, joint.symbols.index(m)] == 1
-        polys.append(Polynomial(symbols, exps[rows][:, rest],
+        rows = exps[:, next(markers)] == 1
+        polys.append(Polynomial(symbols, exps[rows][:, n_markers:],
                                 [joint.coefficients[i] for i in rows.nonzero()[0]], opaque=joint.opaque))
-    joint = Polynomial(tuple(present) + symbols, exps[:, cols + rest], joint.coefficients, opaque=joint.opaque)
-    return polys, joint, len(present)
+    return polys
 
 
 def optimize(expr, options: Options | None = None, *, progress=None, deadline: Deadline | None = None,
@@ -308,14 +335,15 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     split = factorization(polys[0], deadline) if options.factor and n_markers == 0 else None
     if split is None:
         factors: tuple = ()
-        best, searches, history, baselines = _optimize_whole(polys, joint, n_markers, options, progress, deadline)
+        best, searches, history, baselines, substitution = _optimize_whole(polys, joint, n_markers, options,
+                                                                           progress, deadline)
     else:
-        factors, best, searches, history, baselines = _optimize_product(polys, joint, split, options, progress,
-                                                                        deadline)
+        factors, best, searches, history, baselines, substitution = _optimize_product(
+            polys, joint, split, options, progress, deadline)
     before, best, form = compare_with_input(expr, polys, best)
     if factors and form != "input":
         form = "factored"
-    symbols = polys[0].symbols
+    symbols = best.dag.symbols
     recorded = options.as_dict()
     recorded["greedy"] = "greedy" in options.stages
     return OptimizeResult(
@@ -332,11 +360,29 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         dag=best.dag.delivered(),
         form=form,
         factors=factors if form == "factored" else (),
+        variables=dict(substitution.forms) if substitution is not None and form == "optimized" else {},
     )
 
 
 def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
-    """The input optimized as one polynomial: ``(best candidate, searches, history, baselines)``."""
+    """The input optimized as one polynomial: ``(best candidate, searches, history, baselines, substitution)``.
+
+    ``substitution`` (None if none pays) holds the new variables the input
+    was written in first (:mod:`hornermcts.substitution`); the baselines are
+    the input's own occurrence orders.
+    """
+    fixed = tuple(range(n_markers))
+    baselines = {name: (FastCounter(joint).count(order) if n_markers == 0 else
+                        horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
+                 for name, order in baseline_orders(joint, fixed).items()}
+    substitution = None
+    if options.substitute:
+        substitution = linear_substitution(joint, n_markers, cost=partial(quick_cost, fixed=fixed),
+                                           deadline=Deadline(SUBSTITUTION_SHARE * deadline.remaining())
+                                           if deadline.bounded else None)
+    if substitution is not None:
+        joint = substitution.joint
+        polys = _outputs(joint, n_markers, [p.n_terms == 0 for p in polys])
     fallback, search_deadline, screen_deadline = None, deadline, deadline
     if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
         fallback, reserve = _fallback(polys, joint, n_markers, options)
@@ -345,16 +391,26 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
     found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress, deadline=search_deadline)
     best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
                              deadline=screen_deadline, fallback=fallback)
-    baselines = {name: (found.book(tuple(order)) if n_markers == 0 else
-                        horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
-                 for name, order in baseline_orders(joint, range(n_markers)).items()}
-    return best, found.searches, found.history, baselines
+    return best, found.searches, found.history, baselines, substitution
+
+
+def quick_cost(poly: Polynomial, fixed: tuple = ()) -> int:
+    """The cheaper occurrence order's Horner + CSE count of ``poly`` (``fixed`` columns outermost).
+
+    How :func:`~hornermcts.substitution.linear_substitution` scores the new variables it tries.
+
+    >>> from hornermcts.families import hep_sigma
+    >>> quick_cost(hep_sigma())
+    5407
+    """
+    counter = FastCounter(poly)
+    return min(counter.count(order) for order in baseline_orders(poly, fixed).values())
 
 
 def _optimize_product(polys, joint, split, options, progress, deadline):
     """A product: its factors optimized (in at most half the time), then the whole; the cheaper is kept.
 
-    ``(factors, best, searches, history, baselines)``, the last four as
+    ``(factors, best, searches, history, baselines, substitution)``, the last five as
     :func:`_optimize_whole` returns them, ``factors`` empty when the whole
     is kept (also on a tie).  The whole is always optimized too: its search
     can take the occurrence order's count down tenfold (det(7): 7957 to
@@ -365,7 +421,7 @@ def _optimize_product(polys, joint, split, options, progress, deadline):
     whole = _optimize_whole(polys, joint, 0, options, progress, deadline)
     if whole[0].after.total <= product.after.total:
         return ((),) + whole
-    return factors, product, tuple(s for r, _ in factors for s in r.search), (), whole[3]
+    return factors, product, tuple(s for r, _ in factors for s in r.search), (), whole[3], None
 
 
 def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadline: Deadline):
@@ -379,7 +435,9 @@ def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadl
     for k, (factor, power) in enumerate(split.factors):
         share = deadline.share(len(split.factors) - k)
         part = Deadline(share) if share is not None else deadline
-        results.append((optimize(factor, options.replace(factor=False), progress=progress, deadline=part), power))
+        # each factor in its own variables: the product is built over the input's columns
+        results.append((optimize(factor, options.replace(factor=False, substitute=False), progress=progress,
+                                 deadline=part), power))
     columns = []
     for (factor, _), (result, _) in zip(split.factors, results):
         own = {factor.opaque.get(s, s): j for j, s in enumerate(factor.symbols)}
@@ -554,8 +612,9 @@ def compare_with_input(expr, polys: list, best: Candidate) -> tuple[OpCount, Can
     """Stage 3: ``(before, best, form)``: the input's own count, and its own form if that is cheaper.
 
     A SymPy input counts as written (``(x + y)**8``: 4 operations); when it
-    needs fewer operations than ``best``, its own form (common
-    subexpressions shared) replaces it and ``form`` is ``"input"``.  A
+    needs no more operations than ``best``, its own form (common
+    subexpressions shared) replaces it and ``form`` is ``"input"`` (on a
+    tie the caller gets back what was written, not a rewrite of it).  A
     polynomial, file or text counts as its terms (FORM's ``original``).
     """
     given = _given_expressions(expr)
@@ -564,7 +623,7 @@ def compare_with_input(expr, polys: list, best: Candidate) -> tuple[OpCount, Can
     before = sum((expression_count(e) for e in given), OpCount())
     if before.total <= best.after.total:  # a factored input: its own form may be the cheaper one
         own = given_dag(given, polys[0])
-        if own is not None and own.count().total < best.after.total:
+        if own is not None and own.count().total <= best.after.total:
             return before, Candidate(best.order, best.cse, own.count(), own), "input"
     return before, best, "optimized"
 

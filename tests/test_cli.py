@@ -65,12 +65,16 @@ def test_a_product_file_is_factored_unless_no_factor(tmp_path, capsys):
     path = tmp_path / "product.txt"  # (x + y + z + 1)^6 * (x - 2*y + w)^5, written out term by term
     x, y, z, w = sympy.symbols("x y z w")
     path.write_text(str(sympy.expand((x + y + z + 1) ** 6 * (x - 2 * y + w) ** 5)))
-    found = {}
-    for extra in ([], ["--no-factor"]):
+    found = []
+    for extra in ([], ["--no-factor"], ["--no-factor", "--no-substitute"]):
         assert main(["optimize", str(path), "-n", "30", "--json", *extra]) == 0
         data = json.loads(capsys.readouterr().out)
-        found[data["form"]] = data["after"]["total"]
-    assert found["factored"] == 13 and found["optimized"] > 500
+        found.append((data["form"], data["after"]["total"], len(data["new_variables"])))
+    factored, substituted, whole = found
+    assert factored == ("factored", 13, 0)
+    # whole, but in new variables (sums and differences of x, y, z, w): far below any Horner scheme of the input
+    assert substituted[0] == "optimized" and substituted[1] < 50 and substituted[2] >= 1
+    assert whole[0] == "optimized" and whole[1] > 500 and whole[2] == 0
 
 
 def test_emit_python_to_file_evaluates_right(poly_file, tmp_path, capsys):

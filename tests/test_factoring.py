@@ -86,7 +86,9 @@ def test_a_product_costs_its_factors_not_its_expansion():
     # (x + y + z + 1): 3 additions; x + w - 2*y: 2 additions, 1 multiplication; the powers by squaring,
     # ^6: 3 multiplications, ^5: 3; the product: 1
     assert (result.form, result.after.total) == ("factored", 13)
-    assert hornermcts.optimize(expr, seed=0, factor=False).after.total > 500
+    assert hornermcts.optimize(expr, seed=0, factor=False, substitute=False).after.total > 500
+    whole = hornermcts.optimize(expr, seed=0, factor=False)  # in new variables (x + y + z, ...): far less
+    assert whole.after.total < 40 and whole.variables
     assert [(r.polynomial.n_terms, e) for r, e in result.factors] == [(4, 6), (3, 5)]
     assert sympy.expand(result.expression() - expr) == 0
     assert total(count_c(codegen.to_c(result))) == 13
@@ -96,6 +98,9 @@ def test_a_product_costs_its_factors_not_its_expansion():
 def test_the_cheaper_of_product_and_whole_is_kept():
     expr = x**5 - 1  # (x - 1)*(x^4 + x^3 + x^2 + x + 1): 1 + 8 + 1 operations, the whole 4
     result = hornermcts.optimize(expr, seed=0)
+    # the whole wins; it is the input as written (4 operations too), which a tie returns
+    assert (result.form, result.after.total, result.factors) == ("input", 4, ())
+    result = hornermcts.optimize(from_sympy(expr), seed=0)  # a polynomial has no written form to return
     assert (result.form, result.after.total, result.factors) == ("optimized", 4, ())
 
 

@@ -68,6 +68,9 @@ SHAPE_ONLY = {
     "test_issue_13000": "x/(-4*x**2 + y**2) is, to the optimizer, x times the piece 1/(-4*x**2 + y**2): "
                         "6 operations, which cse's answer must hold, so the piece stays a temporary, "
                         "([(x0, 1/(-4*x**2 + y**2))], [x*x0]); written x/(...) it would be 5",
+    "test_unevaluated_mul": "(x + y)*(x + y) is, to the optimizer, the square of the new variable x + y "
+                            "(hornermcts.substitution), used once and so written inline: ([], [(x + y)**2]), "
+                            "2 operations as SymPy's ([(x0, x + y)], [x0**2])",
     "test_cse_release_variables": "the sign is normalized, x0 = -x - y + 1 squared: substituted back it "
                                   "gives (-x - y + 1)**2, equal to the input (x + y - 1)**2 but not "
                                   "the same tree, which the test compares with ==",

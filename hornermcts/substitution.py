@@ -1,0 +1,275 @@
+"""Linear substitution: the polynomial in sums and differences of its variables, when that is shorter.
+
+A Horner scheme only pulls variables out of brackets; it cannot see that a
+polynomial is short when written in ``x - y`` instead of ``x`` and ``y``.
+Feynman amplitudes often are: HEP(sigma) has 5,717 terms in its 15
+variables and 873 in 15 others, each a sum or difference of a few of them,
+13 additions away (``zk``, ``xcp3 - xcp1``, ``e3e2 - e2e1``, ...).
+:func:`linear_substitution` finds such variables greedily.  A step replaces
+one column ``x_i`` of the polynomial by ``x_i + s*x_j`` (``s = +-1``, ``j``
+another column): of the steps whose terms pair up as a binomial would
+(``c*x_i*m`` beside ``-s*c*x_j*m``, the coefficients in the ratio of
+``(x_i - s*x_j)**n``), the :data:`CANDIDATES` with the most such pairs are
+carried out (python-flint's exact composition) and the one leaving the
+fewest terms is taken.  Steps go on while they take off at least
+:data:`MIN_SHRINK` of the terms, and stop after :data:`PATIENCE` steps that
+do not lower the cost below the best prefix's.  Fewer terms need not mean fewer
+operations (the complete symmetric polynomial ``h_5`` of 12 variables has
+fewer terms in differences but needs 441 operations instead of 103), so
+the caller's ``cost`` (the optimizer's quick Horner + CSE count) scores
+every prefix of the steps, the linear forms' own additions included, and
+the cheapest prefix is kept; none when the input as given is the cheapest.
+
+After the steps the outputs are polynomials ``Q`` with ``P(x) = Q(L x)``,
+``L`` an integer matrix of determinant 1 (each step is one elementary row
+operation): ``Q`` is exactly ``P`` in new variables.  Each changed column
+becomes an opaque placeholder ``_l0, _l1, ...`` standing for its linear
+form in the input's variables, so the search, the DAG, the counts and the
+emitted code treat it like any opaque piece: computed once, first, at the
+cost of its own additions (a coefficient other than +-1 one
+multiplication), and :meth:`~hornermcts.polynomial.Polynomial.to_sympy`
+puts the forms back, which gives the input again.
+
+Only exact (integer or rational) coefficients are substituted, only the
+plain variables (not opaque pieces, not output markers); without
+python-flint nothing is.
+
+Examples
+--------
+>>> import sympy
+>>> from hornermcts.parse import from_sympy
+>>> x, y, z = sympy.symbols("x y z")
+>>> poly = from_sympy(sympy.expand((x - y)**4 * z + (x - y)**2 + z**2))
+>>> found = linear_substitution(poly, cost=lambda p: p.n_terms)
+>>> found.terms, found.steps, found.forms
+((9, 3), (('x', 1, 'y'),), {_l0: x - y})
+>>> found.joint.to_sympy(restore_opaque=False)
+_l0**4*z + _l0**2 + z**2
+>>> sympy.expand(found.joint.to_sympy() - poly.to_sympy())      # the forms put back: the input
+0
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Callable
+
+import numpy as np
+import sympy
+
+from .coefficients import common_denominator, int_if_integral, to_python
+from .deadline import Deadline
+from .opcount import pieces_count
+from .polynomial import Polynomial
+
+__all__ = ["Substitution", "linear_substitution", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE", "SAMPLE"]
+
+#: Steps carried out per round (the ones whose terms pair up most as a binomial would), the best taken.
+CANDIDATES = 8
+#: At most this many steps are carried out per round, in batches of :data:`CANDIDATES` until one pays.
+MAX_TRIED = 32
+#: A step must take off at least this share of the terms for the search to go on; a candidate step is tried
+#: only when at least this share of the terms pair up as a binomial would.
+MIN_SHRINK = 0.01
+#: Beyond this many terms the pairs of a fixed sample of them rank the steps.
+SAMPLE = 4000
+#: The search stops after this many steps in a row that leave the cost above the best prefix's.
+PATIENCE = 3
+
+
+@dataclass(frozen=True)
+class Substitution:
+    """The input in new variables.
+
+    Attributes
+    ----------
+    joint : Polynomial
+        The (joint) polynomial in the new variables: each changed column is an
+        opaque placeholder whose piece is a linear form of the input's symbols.
+    forms : dict
+        ``{placeholder: linear form}`` for the changed columns.
+    steps : tuple of (str, int, str)
+        The steps kept, in order: ``(x_i, s, x_j)`` replaced column ``x_i`` by ``x_i + s*x_j``.
+    terms : (int, int)
+        Terms before and after.
+    costs : (int, int)
+        ``cost`` of the input and of the result (linear forms included).
+    """
+
+    joint: Polynomial
+    forms: dict
+    steps: tuple
+    terms: tuple
+    costs: tuple
+
+
+def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable[[Polynomial], int],
+                        deadline: Deadline | None = None, candidates: int = CANDIDATES) -> Substitution | None:
+    """The cheapest prefix of the greedy substitution steps for ``joint``, or None when no step pays.
+
+    Parameters
+    ----------
+    joint : Polynomial
+        The input (several outputs joined, as :func:`hornermcts.optimize.prepare_outputs` makes them).
+    n_markers : int
+        Leading output-marker columns, never substituted.
+    cost : callable
+        ``cost(polynomial) -> operations``: scores each prefix (the linear forms' own operations are
+        added here).
+    deadline : Deadline, optional
+        No new step starts after it.
+    candidates : int
+        Steps carried out per batch.
+    """
+    coefficients = [to_python(c) for c in joint.coefficients]
+    if joint.n_terms < 2 or not all(type(c) in (int, Fraction) for c in coefficients):
+        return None
+    eligible = [j for j in range(n_markers, joint.n_vars) if joint.symbols[j] not in joint.opaque]
+    if len(eligible) < 2:
+        return None
+    try:
+        import flint
+    except ImportError:
+        return None
+    scale = common_denominator(coefficients)
+    exponents = joint.exponents
+    integers = [int(c * scale) for c in coefficients]
+    ctx = flint.fmpz_mpoly_ctx.get(("x", joint.n_vars), "lex")
+    poly = None  # the polynomial in FLINT, made when a step is first tried
+    forms = np.eye(joint.n_vars, dtype=np.int64)  # row k: column k's value as a form of the input's columns
+    best: tuple = ()  # (cost, steps, polynomial, placeholders), the input's first
+    steps: list = []
+    while (deadline is None or not deadline.expired()) and (not best or len(steps) - best[1] < PATIENCE):
+        ranked = _ranked_steps(exponents, integers, eligible)
+        if not ranked:
+            break
+        if poly is None:
+            poly = ctx.from_dict(dict(zip(map(tuple, exponents.tolist()), integers)))
+        found = _best_step(poly, ranked, ctx.gens(), candidates)
+        if found[0] > (1 - MIN_SHRINK) * len(poly):
+            break
+        if not best:
+            input_cost = cost(joint)
+            best = (input_cost, 0, joint, {})
+        _, i, j, s, poly = found
+        terms = poly.to_dict()
+        exponents = np.array(list(terms), dtype=np.int64).reshape(len(terms), joint.n_vars)
+        integers = [int(v) for v in terms.values()]
+        forms[i] -= s * forms[j]
+        steps.append((str(joint.symbols[i]), s, str(joint.symbols[j])))
+        changed, placeholders = _in_new_variables(joint, exponents, integers, scale, forms)
+        total = cost(changed) + pieces_count(placeholders).total
+        if total < best[0]:
+            best = (total, len(steps), changed, placeholders)
+    if not best or best[1] == 0:
+        return None
+    total, kept, changed, placeholders = best
+    return Substitution(changed, placeholders, tuple(steps[:kept]), (joint.n_terms, changed.n_terms),
+                        (input_cost, total))
+
+
+def _ranked_steps(exponents: np.ndarray, integers: list, eligible: list) -> list:
+    """The steps ``(i, j, s)`` worth trying, most pairs (:func:`_pairs`) first; only those with enough pairs."""
+    signs = np.array([1 if v > 0 else -1 for v in integers])
+    logs = np.array([math.log(abs(v)) for v in integers])
+    enough = MIN_SHRINK * len(integers)
+    pairs = _pairs(exponents, signs, logs, eligible)
+    return sorted((step for step, n in pairs.items() if n >= enough), key=lambda step: (-pairs[step], step))
+
+
+def _pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, eligible: list) -> dict:
+    """``{(i, j, s): pairs}``: terms ``c*x_i*m`` whose partner ``c'*x_j*m`` has the ratio of ``(x_i - s*x_j)**n``.
+
+    In ``(x_i - s*x_j)**n`` the term ``x_i**a * x_j**b`` and the one with
+    ``x_i**(a-1) * x_j**(b+1)`` have coefficients in the ratio
+    ``-s*a/(b+1)``; a polynomial shorter after ``x_i -> x_i + s*x_j`` has
+    many such pairs.  Monomials are matched by a 64-bit hash (a linear map
+    of the exponents with fixed random weights) and the coefficients by
+    their signs and logarithms (``signs``, ``logs``), so a rare collision
+    only makes a candidate look better than it is: the step itself is exact.
+    Beyond :data:`SAMPLE` terms, the pairs of a fixed sample of that many
+    are counted (scaled up), each looked for among all the terms.
+    """
+    n = len(exponents)
+    weights = np.random.default_rng(0).integers(1, 2**62, exponents.shape[1], dtype=np.int64) | 1
+    sample = np.arange(n) if n <= SAMPLE else np.sort(np.random.default_rng(0).choice(n, SAMPLE, replace=False))
+    factor = n / len(sample)
+    with np.errstate(over="ignore"):
+        keys = exponents @ weights  # wraps modulo 2**64: a hash
+        order = np.argsort(keys)
+        sorted_keys = keys[order]
+        cols = np.array(eligible)
+        out = {}
+        for i in eligible:
+            rows = sample[exponents[sample, i] >= 1]
+            if not len(rows):
+                continue
+            partner = (keys[rows] - weights[i])[:, None] + weights[cols][None, :]
+            at = np.searchsorted(sorted_keys, partner)
+            at[at >= n] = 0
+            hit_row, hit_col = np.nonzero((sorted_keys[at] == partner) & (cols[None, :] != i))
+            if not len(hit_row):
+                continue
+            found = order[at[hit_row, hit_col]]
+            here = rows[hit_row]
+            j_of = cols[hit_col]
+            size = np.isclose(logs[found] + np.log(exponents[here, j_of] + 1), logs[here] + np.log(exponents[here, i]))
+            sign = signs[found] * signs[here]
+            for s in (1, -1):
+                matches = np.bincount(hit_col[size & (sign == -s)], minlength=len(cols))
+                for j, m in zip(eligible, matches.tolist()):
+                    if m:
+                        out[i, j, s] = round(m * factor)
+    return out
+
+
+def _best_step(poly, ranked: list, gens, candidates: int) -> tuple:
+    """``(terms, i, j, s, new poly)``: the best step of the first batch of ``candidates`` in ``ranked`` that pays.
+
+    Batches are tried in turn, :data:`MAX_TRIED` steps at most, until one
+    holds a step taking off :data:`MIN_SHRINK` of the terms; the best step
+    tried is returned either way.
+    """
+    best: tuple = ()
+    ranked = ranked[:MAX_TRIED]
+    for start in range(0, len(ranked), candidates):
+        for i, j, s in ranked[start:start + candidates]:
+            subs = list(gens)
+            subs[i] = gens[i] + s * gens[j]
+            new = poly.compose(*subs)
+            if not best or len(new) < best[0]:
+                best = (len(new), i, j, s, new)
+        if best[0] <= (1 - MIN_SHRINK) * len(poly):
+            break
+    return best
+
+
+def _in_new_variables(joint: Polynomial, exponents: np.ndarray, integers: list, scale: int,
+                      forms: np.ndarray) -> tuple[Polynomial, dict]:
+    """The terms (integers, ``scale`` times the input's) as a Polynomial whose changed columns are placeholders.
+
+    A column whose form is ``x_k`` or ``-x_k`` keeps a plain variable
+    (``x_k``, its odd powers' terms negated), any other becomes a placeholder.
+    """
+    taken = {str(s) for s in joint.symbols}
+    symbols = list(joint.symbols)
+    signs = np.ones(len(integers), dtype=np.int64)
+    placeholders: dict = {}
+    k = 0
+    for col in range(joint.n_vars):
+        used = np.flatnonzero(forms[col])
+        if len(used) == 1:
+            symbols[col] = joint.symbols[used[0]]
+            if forms[col, used[0]] == -1:
+                signs[exponents[:, col] % 2 == 1] *= -1
+            continue
+        while f"_l{k}" in taken:
+            k += 1
+        symbol = sympy.Symbol(f"_l{k}")
+        k += 1
+        placeholders[symbol] = sympy.Add(*[int(c) * joint.symbols[m] for m, c in enumerate(forms[col]) if c])
+        symbols[col] = symbol
+    coefficients = [int_if_integral(Fraction(int(v) * int(g), scale)) for v, g in zip(integers, signs)]
+    changed = Polynomial(tuple(symbols), exponents, coefficients, opaque={**joint.opaque, **placeholders})
+    return changed, placeholders

@@ -1,0 +1,132 @@
+"""New variables (sums and differences of the input's): found, kept only when they pay, exact on every path."""
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from test_delivered_counts import assert_delivered
+
+import hornermcts
+from hornermcts import families
+from hornermcts.deadline import Deadline
+from hornermcts.optimize import quick_cost
+from hornermcts.parse import from_sympy
+from hornermcts.polynomial import Polynomial
+from hornermcts.substitution import linear_substitution
+
+pytest.importorskip("flint")
+
+x, y, z, w = sympy.symbols("x y z w")
+quick = quick_cost
+
+
+def assert_same_polynomial(found, poly: Polynomial, points: int = 3) -> None:
+    """The new polynomial, its forms put in, equals ``poly`` at random rational points (exact arithmetic)."""
+    rng = random.Random(0)
+    for _ in range(points):
+        at = {s: Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for s in poly.symbols}
+        new_at = {s: Fraction(str(found.forms[s].subs(at))) if s in found.forms else at[s]
+                  for s in found.joint.symbols}
+        assert found.joint.evaluate(new_at) == poly.evaluate(at)
+
+
+def test_a_difference_is_found_and_pays():
+    expr = sympy.expand((x - y) ** 4 * z + (x - y) ** 2 + z**2)  # 9 terms; in l = x - y: l^4*z + l^2 + z^2
+    poly = from_sympy(expr)
+    found = linear_substitution(poly, cost=quick)
+    assert found.terms == (9, 3) and found.steps == (("x", 1, "y"),)
+    assert list(found.forms.values()) == [x - y]
+    assert_same_polynomial(found, poly)
+    result = hornermcts.optimize(expr, seed=0)
+    # z*(l^4 + z) + l^2: the form's subtraction, l^2, l^4, a sum, a product, a sum
+    assert result.after.total == 6 and list(result.variables.values()) == [x - y]
+    assert hornermcts.optimize(expr, seed=0, substitute=False).after.total > 6
+    assert sympy.expand(result.expression() - expr) == 0
+    assert_delivered(result)
+
+
+def test_hep_sigma_is_873_terms_in_new_variables(hep):
+    found = linear_substitution(hep, cost=quick)
+    assert found.terms == (5717, 873) and len(found.steps) == 13
+    assert found.costs[1] < found.costs[0] / 3  # the quick Horner + CSE count: 5407 -> 1519
+    assert_same_polynomial(found, hep)
+
+
+def test_fewer_terms_that_cost_more_are_not_kept():
+    # h_5(x0..x11) has fewer terms in differences (4368 -> 708) but its Horner forms cost more (103 -> 441)
+    assert linear_substitution(families.load("symmetric(12,5)"), cost=quick) is None
+    # nothing pairs up as a binomial would: no step is tried
+    assert linear_substitution(families.load("res(5,4)"), cost=quick) is None
+
+
+def test_what_is_not_substituted():
+    floats = Polynomial((x, y), [[2, 0], [1, 1], [0, 2]], [sympy.Float(1.5), sympy.Float(-3.0), sympy.Float(1.5)])
+    assert linear_substitution(floats, cost=quick) is None  # inexact: 1.5*(x - y)^2 stays as it is
+    assert hornermcts.optimize(floats, seed=0).variables == {}
+    one_variable = from_sympy(sympy.expand((x - 1) ** 5))
+    assert linear_substitution(one_variable, cost=quick) is None
+    expired = Deadline(0.0)
+    assert linear_substitution(from_sympy(sympy.expand((x - y) ** 6 + z)), cost=quick, deadline=expired) is None
+
+
+def test_opaque_pieces_and_rationals_stay_exact():
+    s = sympy.sin(z)
+    expr = sympy.expand(sympy.Rational(2, 3) * (x - y) ** 3 * s + (x - y) ** 2 / 5 + s**2 * (x - y))
+    result = hornermcts.optimize(expr, seed=0)
+    assert list(result.variables.values()) == [x - y]  # sin(z) is not a variable to substitute
+    assert sympy.simplify(result.expression() - expr) == 0
+    assert_delivered(result, fortran=False)
+
+
+def test_several_outputs_share_the_new_variables():
+    exprs = [sympy.expand((x - y) ** 3 * (z + w) ** 2), sympy.expand((x - y) ** 2 - (z + w) ** 3)]
+    result = hornermcts.optimize(exprs, seed=0)
+    assert sorted(map(str, result.variables.values())) == ["w + z", "x - y"]
+    assert all(sympy.expand(e - f) == 0 for e, f in zip(result.expression(), exprs))
+    assert_delivered(result)
+
+
+def test_cli_names_the_new_variables(tmp_path, capsys):
+    from hornermcts.cli import main
+
+    path = tmp_path / "p.txt"
+    path.write_text(str(sympy.expand((x - y) ** 5 + (x - y) ** 2 * z)))
+    assert main(["optimize", str(path), "-n", "20"]) == 0
+    assert "in 1 new variables: _l0 = x - y" in capsys.readouterr().out
+
+
+@st.composite
+def disguised_polynomials(draw):
+    """A random polynomial in 2-4 variables written in random sums and differences of them, plus noise terms."""
+    names = sympy.symbols("a b c d")[: draw(st.integers(2, 4))]
+    coefficient = st.one_of(st.integers(-9, 9).filter(bool),
+                            st.fractions(-5, 5, max_denominator=4).filter(bool))
+    terms = draw(st.lists(st.tuples(coefficient, st.lists(st.integers(0, 3), min_size=len(names),
+                                                            max_size=len(names))), min_size=1, max_size=8))
+    inner = sum(sympy.Rational(c) * sympy.Mul(*[v**e for v, e in zip(names, es)]) for c, es in terms)
+    new = list(names)
+    for _ in range(draw(st.integers(1, 3))):
+        i, j = draw(st.permutations(range(len(names))))[:2]
+        new[i] = new[i] + draw(st.sampled_from([1, -1])) * new[j]
+    noise = draw(st.lists(st.tuples(coefficient, st.sampled_from(names)), max_size=2))
+    return sympy.expand(inner.xreplace(dict(zip(names, new))) + sum(sympy.Rational(c) * v for c, v in noise))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(disguised_polynomials())
+def test_every_substitution_is_exact(expr):
+    if not expr.free_symbols:
+        return
+    poly = from_sympy(expr)
+    found = linear_substitution(poly, cost=quick)
+    if found is not None:
+        assert sympy.expand(found.joint.to_sympy() - expr) == 0
+        assert found.costs[1] < found.costs[0]
+    result = hornermcts.optimize(expr, iterations=10, seed=0)
+    assert sympy.expand(result.expression() - expr) == 0
+    assert_delivered(result)
