@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_delivered_counts import assert_delivered
 
 import hornermcts
-from hornermcts import families
+from hornermcts import codegen, families
 from hornermcts.deadline import Deadline
 from hornermcts.optimize import quick_cost
 from hornermcts.parse import from_sympy
@@ -48,6 +48,15 @@ def test_a_difference_is_found_and_pays():
     assert hornermcts.optimize(expr, seed=0, substitute=False).after.total > 6
     assert sympy.expand(result.expression() - expr) == 0
     assert_delivered(result)
+
+
+def test_the_code_takes_the_input_variables_in_the_input_order():
+    expr = sympy.expand((x - y) ** 4 * z + (x - y) ** 2 * z**3 + 3 * (x - y) * z)
+    result = hornermcts.optimize(expr, seed=0)
+    assert result.variables and codegen.input_symbols(result) == result.polynomial.symbols == (z, x, y)
+    f = codegen.load_python(codegen.to_python(result))
+    exact = expr.subs({z: 3, x: sympy.Rational(7, 2), y: sympy.Rational(-1, 3)})
+    assert f([3.0, 3.5, -1 / 3]) == pytest.approx(float(exact), rel=1e-12)
 
 
 def test_hep_sigma_is_873_terms_in_new_variables(hep):

@@ -175,6 +175,15 @@ def _default_inputs(obj) -> tuple:
                 seen.setdefault(s, None)
         for piece in dag.opaque.values():
             extra.update(piece.free_symbols)
+    # a result takes its input's variables in the input's column order, also those it computes new variables from
+    given: dict = {}
+    for item in obj if isinstance(obj, (list, tuple)) else [obj]:
+        polys = getattr(item, "polynomial", None)
+        for poly in polys if isinstance(polys, list) else [polys] if polys is not None else []:
+            for s in poly.symbols:
+                if s not in poly.opaque and (s in seen or s in extra):
+                    given.setdefault(s, None)
+    seen = {**given, **seen}
     rest = sorted((s for s in extra if s not in seen), key=sympy.default_sort_key)
     return tuple(seen) + tuple(rest)
 
@@ -253,7 +262,7 @@ class Program:
             raise OptionError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
         names = _Names([name, name + "_batch", name + "_block", name + "_blocks_batch", name + "_lanes"])
         self.name = name
-        self.inputs = [(s, names.take(str(s))) for s in input_symbols(dags, args)]
+        self.inputs = [(s, names.take(str(s))) for s in input_symbols(obj, args)]
         local = dict(self.inputs)
         self.pieces: list = []
         self.steps: list = []
