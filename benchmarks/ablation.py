@@ -1,10 +1,12 @@
 """Where the operations go: the optimizer's steps switched on one at a time, on several families.
 
 For each expression, ``hornermcts.optimize`` runs in the configurations of
-:data:`CONFIGS`: the occurrence order alone, each search (MCTS, annealing,
-both as in the default preset) with and without the greedy step, and the
-default preset with its greedy step on the best order only (no screening of
-several candidates).  Every figure is the operation count of the C code the
+:data:`CONFIGS`: in the input's own variables (``substitute=False``), the
+occurrence order alone, each search (MCTS, annealing, both as in the default
+preset) with and without the greedy step, and the default preset with its
+greedy step on the best order only (no screening of several candidates);
+then with new variables first (:mod:`hornermcts.substitution`), the
+occurrence order alone and the whole default preset.  Every figure is the operation count of the C code the
 call delivers (``delivered.ours_in_code``, which also checks it equals
 ``result.after``), the median over ``--seeds`` seeds for the configurations
 that search; two model figures come first for scale (the input as written,
@@ -39,15 +41,18 @@ DEFAULT_EXPRESSIONS = "hep_sigma res75 det(6) structured(30,6000,1) random(20,30
 
 #: (label, optimize() options, the label of the row it is compared with)
 CONFIGS = (
-    ("occurrence order + CSE (fast)", dict(preset="fast"), None),
-    ("  + greedy (greedy)", dict(preset="greedy"), "occurrence order + CSE (fast)"),
-    ("MCTS + CSE", dict(preset="mcts", greedy=False), "occurrence order + CSE (fast)"),
-    ("  + greedy (mcts)", dict(preset="mcts"), "MCTS + CSE"),
-    ("annealing + CSE", dict(preset="anneal", greedy=False), "occurrence order + CSE (fast)"),
-    ("  + greedy (anneal)", dict(preset="anneal"), "annealing + CSE"),
-    ("MCTS, then annealing + CSE", dict(preset="default", greedy=False), "MCTS + CSE"),
-    ("  + greedy on the best order only", dict(preset="default", candidates=1), "MCTS, then annealing + CSE"),
-    ("  + greedy on 5 candidates (default)", dict(preset="default"), "MCTS, then annealing + CSE"),
+    ("occurrence order + CSE (fast)", dict(preset="fast", substitute=False), None),
+    ("  + greedy (greedy)", dict(preset="greedy", substitute=False), "occurrence order + CSE (fast)"),
+    ("MCTS + CSE", dict(preset="mcts", greedy=False, substitute=False), "occurrence order + CSE (fast)"),
+    ("  + greedy (mcts)", dict(preset="mcts", substitute=False), "MCTS + CSE"),
+    ("annealing + CSE", dict(preset="anneal", greedy=False, substitute=False), "occurrence order + CSE (fast)"),
+    ("  + greedy (anneal)", dict(preset="anneal", substitute=False), "annealing + CSE"),
+    ("MCTS, then annealing + CSE", dict(preset="default", greedy=False, substitute=False), "MCTS + CSE"),
+    ("  + greedy on the best order only", dict(preset="default", candidates=1, substitute=False),
+     "MCTS, then annealing + CSE"),
+    ("  + greedy on 5 candidates", dict(preset="default", substitute=False), "MCTS, then annealing + CSE"),
+    ("new variables + occurrence order + CSE", dict(preset="fast"), "occurrence order + CSE (fast)"),
+    ("new variables + all the above (default)", dict(preset="default"), "+ greedy on 5 candidates"),
 )
 
 

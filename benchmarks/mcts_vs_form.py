@@ -1,7 +1,8 @@
 """Our MCTS (Horner + CSE only) against FORM's, in one run on this machine.
 
 For each expression: ``--seeds`` searches with N iterations of SA-UCT
-(``optimize(preset="mcts", greedy=False)``: Cp=1.0, forward), the median operation count and the
+(``optimize(preset="mcts", greedy=False, substitute=False)``: Cp=1.0, forward, in the input's variables as
+FORM's search), the median operation count and the
 median wall time of one search; FORM ``Format O3, method=cse,
 mctsnumexpand=N`` (MCTS + CSE, no greedy step) ``--form-runs`` times, its
 median count and median wall time.  Prints both and the ratios.  Counts are
@@ -43,8 +44,8 @@ def main() -> None:
         for seed in range(args.seeds):
             start = time.perf_counter()
             kw = {} if args.cp is None else {"cp": args.cp}
-            result = optimize(poly, preset="mcts", greedy=False, iterations=args.iterations, seed=seed,
-                              direction=args.direction, **kw)
+            result = optimize(poly, preset="mcts", greedy=False, substitute=False, iterations=args.iterations,
+                              seed=seed, direction=args.direction, **kw)
             secs.append(time.perf_counter() - start)
             ops.append(ours_in_code(result))
         ours_ops, ours_s = statistics.median(ops), statistics.median(secs)

@@ -124,9 +124,10 @@ def run_job(job: dict, poly=None) -> dict:
     """Run one search of a sweep and return its table row.
 
     A run is one MCTS search scored by Horner + CSE alone (``preset="mcts"``,
-    ``greedy=False``, one restart unless the grid says ``repeats``), the
-    setting of the SA-UCT paper's figures, so the operations measure the
-    search and nothing after it.  A run uses one process (``workers=1``): the
+    ``greedy=False``, one restart unless the grid says ``repeats``) in the
+    input's own variables (``substitute=False``), the setting of the SA-UCT
+    paper's figures, so the operations measure the search and nothing before
+    or after it.  A run uses one process (``workers=1``): the
     sweep spreads its runs over the cores.
     """
     from .optimize import optimize
@@ -134,7 +135,8 @@ def run_job(job: dict, poly=None) -> dict:
     poly = poly if poly is not None else _WORKER_POLY
     options = {k: job[k] for k in GRID_KEYS}
     start = time.perf_counter()
-    result = optimize(poly, preset="mcts", greedy=False, seed=job["seed"], progress=None, workers=1, **options)
+    result = optimize(poly, preset="mcts", greedy=False, substitute=False, seed=job["seed"], progress=None,
+                      workers=1, **options)
     seconds = time.perf_counter() - start
     return {**job, "operations": result.after.total, "seconds": round(seconds, 4),
             "iterations_done": result.iterations, "order": [str(s) for s in result.order]}
