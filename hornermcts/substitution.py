@@ -13,7 +13,8 @@ another column): of the steps whose terms pair up as a binomial would
 carried out (python-flint's exact composition) and the one leaving the
 fewest terms is taken.  Steps go on while they take off at least
 :data:`MIN_SHRINK` of the terms, and stop after :data:`PATIENCE` steps that
-do not lower the cost below the best prefix's.  Fewer terms need not mean fewer
+do not lower the cost below the best prefix's (and after
+:data:`STEPS_PER_VARIABLE` steps per variable).  Fewer terms need not mean fewer
 operations (the complete symmetric polynomial ``h_5`` of 12 variables has
 fewer terms in differences but needs 441 operations instead of 103), so
 the caller's ``cost`` (the optimizer's quick Horner + CSE count) scores
@@ -63,9 +64,10 @@ from .deadline import Deadline
 from .opcount import pieces_count
 from .polynomial import Polynomial
 
-__all__ = ["Substitution", "linear_substitution", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE", "SAMPLE"]
+__all__ = ["Substitution", "linear_substitution", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE", "SAMPLE",
+           "STEPS_PER_VARIABLE"]
 
-#: Steps carried out per round (the ones whose terms pair up most as a binomial would), the best taken.
+#: Steps carried out per batch (those whose terms pair up most as a binomial would), the best taken.
 CANDIDATES = 8
 #: At most this many steps are carried out per round, in batches of :data:`CANDIDATES` until one pays.
 MAX_TRIED = 32
@@ -74,6 +76,8 @@ MAX_TRIED = 32
 MIN_SHRINK = 0.01
 #: Beyond this many terms the pairs of a fixed sample of them rank the steps.
 SAMPLE = 4000
+#: At most this many steps per variable that may change.
+STEPS_PER_VARIABLE = 2
 #: The search stops after this many steps in a row that leave the cost above the best prefix's.
 PATIENCE = 3
 
@@ -140,7 +144,8 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
     forms = np.eye(joint.n_vars, dtype=np.int64)  # row k: column k's value as a form of the input's columns
     best: tuple = ()  # (cost, steps, polynomial, placeholders), the input's first
     steps: list = []
-    while (deadline is None or not deadline.expired()) and (not best or len(steps) - best[1] < PATIENCE):
+    while ((deadline is None or not deadline.expired()) and (not best or len(steps) - best[1] < PATIENCE)
+           and len(steps) < STEPS_PER_VARIABLE * len(eligible)):
         ranked = _ranked_steps(exponents, integers, eligible)
         if not ranked:
             break

@@ -299,10 +299,21 @@ def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
 
     Point values and coefficients may be ints, Fractions, floats or SymPy
     numbers; a float (or a SymPy ``Float``) counts as the exact value of its
-    binary representation.
+    binary representation.  Given per symbol, an opaque placeholder missing
+    from ``point`` takes its piece's value at the point when that is an exact
+    number (the new variables of :mod:`hornermcts.substitution`, ``1/z``);
+    in column order, every column's value is given, placeholders' too.
+
+    >>> import sympy
+    >>> from hornermcts.parse import from_sympy
+    >>> from hornermcts.horner_scheme import horner_dag
+    >>> x, y = sympy.symbols("x y")
+    >>> dag = horner_dag(from_sympy(x + 1/y))
+    >>> evaluate_dag(dag, {x: 1, y: 4})
+    Fraction(5, 4)
     """
     if isinstance(point, Mapping):
-        vals = [to_fraction(point[s]) for s in dag.symbols]
+        vals = [_value_at(dag, s, point) for s in dag.symbols]
     else:
         vals = [to_fraction(v) for v in point]
     value: dict[int, Fraction] = {ONE: Fraction(1)}
@@ -318,3 +329,21 @@ def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
                 value[node_id] = to_fraction(c) * value[a]
     c, root = dag.roots[output]
     return to_fraction(c) * value[root]
+
+
+def _value_at(dag: Dag, symbol, point: Mapping) -> Fraction:
+    """``point[symbol]``, or an opaque placeholder's piece evaluated exactly at ``point``."""
+    if symbol in point:
+        return to_fraction(point[symbol])
+    piece = dag.opaque.get(symbol)
+    if piece is None:
+        raise OptionError(f"the point gives no value for {symbol}")
+    missing = sorted(map(str, piece.free_symbols - set(point)))
+    if missing:
+        raise OptionError(f"the point gives no value for {', '.join(missing)} (in the piece {piece} of {symbol})")
+    value = piece.xreplace({s: sympy.Rational(to_fraction(point[s]).numerator, to_fraction(point[s]).denominator)
+                            for s in piece.free_symbols})
+    if not isinstance(value, sympy.Rational):
+        raise OptionError(f"the piece {piece} of {symbol} is not an exact number at this point ({value}): "
+                          f"give {symbol} a value")
+    return Fraction(int(value.p), int(value.q))

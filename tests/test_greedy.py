@@ -327,7 +327,8 @@ def test_presets_order_on_hep(hep):
     assert [type(s).__name__ for s in default.search] == ["MCTSResult", "AnnealResult"]
     assert default.iterations == 1200  # MCTS and annealing, two restarts of 300 each
     point = point_of(hep, random.Random(5))
-    assert evaluate_dag(default.dag, point) == hep.evaluate(point)
+    assert default.variables  # the DAG is over new variables: evaluated from the input's by their forms
+    assert evaluate_dag(default.dag, dict(zip(hep.symbols, point))) == hep.evaluate(point)
 
 
 def test_several_outputs_greedy_shares_across_outputs():

@@ -59,6 +59,20 @@ def test_the_code_takes_the_input_variables_in_the_input_order():
     assert f([3.0, 3.5, -1 / 3]) == pytest.approx(float(exact), rel=1e-12)
 
 
+def test_a_dag_in_new_variables_is_evaluated_at_the_input_variables():
+    expr = sympy.expand((x - y) ** 5 * z + (x - y) * sympy.sin(z))
+    result = hornermcts.optimize(expr, seed=0)
+    assert list(result.variables.values()) == [x - y]
+    point = {x: Fraction(7, 2), y: -2, z: 3}
+    with pytest.raises(hornermcts.OptionError, match="sin"):  # sin(3) is not an exact number
+        hornermcts.evaluate_dag(result.dag, point)
+    sin_z = next(s for s, piece in result.dag.opaque.items() if piece == sympy.sin(z))
+    exact = sympy.Rational(11, 2) ** 5 * 3 + sympy.Rational(11, 2) * sympy.Rational(1, 7)
+    assert hornermcts.evaluate_dag(result.dag, {**point, sin_z: Fraction(1, 7)}) == exact
+    with pytest.raises(hornermcts.OptionError, match="no value for y"):
+        hornermcts.evaluate_dag(result.dag, {x: 1, z: 2, sin_z: 0})
+
+
 def test_hep_sigma_is_873_terms_in_new_variables(hep):
     found = linear_substitution(hep, cost=quick)
     assert found.terms == (5717, 873) and len(found.steps) == 13
