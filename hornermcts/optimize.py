@@ -372,9 +372,9 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
     the input's own occurrence orders.
     """
     fixed = tuple(range(n_markers))
-    baselines = {name: (FastCounter(joint).count(order) if n_markers == 0 else
-                        horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
-                 for name, order in baseline_orders(joint, fixed).items()}
+    count = FastCounter(joint).count if n_markers == 0 else (
+        lambda order: horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
+    baselines = {name: count(order) for name, order in baseline_orders(joint, fixed).items()}
     substitution = None
     if options.substitute:
         substitution = linear_substitution(joint, n_markers, cost=partial(quick_cost, fixed=fixed),
