@@ -275,6 +275,7 @@ def _in_new_variables(joint: Polynomial, exponents: np.ndarray, integers: list, 
         k += 1
         placeholders[symbol] = sympy.Add(*[int(c) * joint.symbols[m] for m, c in enumerate(forms[col]) if c])
         symbols[col] = symbol
-    coefficients = [int_if_integral(Fraction(int(v) * int(g), scale)) for v, g in zip(integers, signs)]
+    signed = integers if (signs == 1).all() else [v * int(g) for v, g in zip(integers, signs)]
+    coefficients = signed if scale == 1 else [int_if_integral(Fraction(v, scale)) for v in signed]
     changed = Polynomial(tuple(symbols), exponents, coefficients, opaque={**joint.opaque, **placeholders})
     return changed, placeholders
