@@ -372,9 +372,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
     the input's own occurrence orders.
     """
     fixed = tuple(range(n_markers))
-    count = FastCounter(joint).count if n_markers == 0 else (
-        lambda order: horner_dag(polys, [j - n_markers for j in order if j >= n_markers]).count().total)
-    baselines = {name: count(order) for name, order in baseline_orders(joint, fixed).items()}
+    given_polys, given_joint = polys, joint
     substitution = None
     if options.substitute:
         substitution = linear_substitution(joint, n_markers, cost=partial(quick_cost, fixed=fixed),
@@ -388,9 +386,15 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
         fallback, reserve = _fallback(polys, joint, n_markers, options)
         screen_deadline = deadline.before(2 * fallback.seconds)  # writing the last DAG back, counting it twice
         search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
-    found = search_orders(joint, options, fixed=tuple(range(n_markers)), progress=progress, deadline=search_deadline)
+    found = search_orders(joint, options, fixed=fixed, progress=progress, deadline=search_deadline)
     best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
                              deadline=screen_deadline, fallback=fallback)
+    if n_markers:
+        def count(order):
+            return horner_dag(given_polys, [j - n_markers for j in order if j >= n_markers]).count().total
+    else:  # the search scored the occurrence orders of what it searched; of the input itself when substituted
+        count = FastCounter(given_joint).count if substitution is not None else lambda order: found.book(tuple(order))
+    baselines = {name: count(order) for name, order in baseline_orders(given_joint, fixed).items()}
     return best, found.searches, found.history, baselines, substitution
 
 

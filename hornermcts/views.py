@@ -341,9 +341,8 @@ def _value_at(dag: Dag, symbol, point: Mapping) -> Fraction:
     missing = sorted(map(str, piece.free_symbols - set(point)))
     if missing:
         raise OptionError(f"the point gives no value for {', '.join(missing)} (in the piece {piece} of {symbol})")
-    value = piece.xreplace({s: sympy.Rational(to_fraction(point[s]).numerator, to_fraction(point[s]).denominator)
-                            for s in piece.free_symbols})
+    value = piece.xreplace({s: to_number(to_fraction(point[s])) for s in piece.free_symbols})
     if not isinstance(value, sympy.Rational):
         raise OptionError(f"the piece {piece} of {symbol} is not an exact number at this point ({value}): "
                           f"give {symbol} a value")
-    return Fraction(int(value.p), int(value.q))
+    return to_fraction(value)

@@ -13,6 +13,7 @@ from test_delivered_counts import assert_delivered
 
 import hornermcts
 from hornermcts import codegen, families
+from hornermcts.coefficients import to_fraction
 from hornermcts.deadline import Deadline
 from hornermcts.optimize import quick_cost
 from hornermcts.parse import from_sympy
@@ -30,8 +31,7 @@ def assert_same_polynomial(found, poly: Polynomial, points: int = 3) -> None:
     rng = random.Random(0)
     for _ in range(points):
         at = {s: Fraction(rng.randint(-50, 50), rng.randint(1, 9)) for s in poly.symbols}
-        new_at = {s: Fraction(str(found.forms[s].subs(at))) if s in found.forms else at[s]
-                  for s in found.joint.symbols}
+        new_at = {s: to_fraction(found.forms[s].subs(at)) if s in found.forms else at[s] for s in found.joint.symbols}
         assert found.joint.evaluate(new_at) == poly.evaluate(at)
 
 

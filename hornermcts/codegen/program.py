@@ -178,11 +178,9 @@ def _default_inputs(obj) -> tuple:
     # a result takes its input's variables in the input's column order, also those it computes new variables from
     given: dict = {}
     for item in obj if isinstance(obj, (list, tuple)) else [obj]:
-        polys = getattr(item, "polynomial", None)
-        for poly in polys if isinstance(polys, list) else [polys] if polys is not None else []:
-            for s in poly.symbols:
-                if s not in poly.opaque and (s in seen or s in extra):
-                    given.setdefault(s, None)
+        polys = getattr(item, "polynomial", [])
+        for poly in polys if isinstance(polys, list) else [polys]:
+            given.update((s, None) for s in poly.symbols if s not in poly.opaque and (s in seen or s in extra))
     seen = {**given, **seen}
     rest = sorted((s for s in extra if s not in seen), key=sympy.default_sort_key)
     return tuple(seen) + tuple(rest)
