@@ -64,7 +64,7 @@ from .deadline import Deadline
 from .opcount import pieces_count
 from .polynomial import Polynomial
 
-__all__ = ["Substitution", "linear_substitution", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE", "SAMPLE",
+__all__ = ["Substitution", "linear_substitution", "binomial_pairs", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE",
            "STEPS_PER_VARIABLE"]
 
 #: Steps carried out per batch (those whose terms pair up most as a binomial would), the best taken.
@@ -74,8 +74,6 @@ MAX_TRIED = 32
 #: A step must take off at least this share of the terms for the search to go on; a candidate step is tried
 #: only when at least this share of the terms pair up as a binomial would.
 MIN_SHRINK = 0.01
-#: Beyond this many terms the pairs of a fixed sample of them rank the steps.
-SAMPLE = 4000
 #: At most this many steps per variable that may change.
 STEPS_PER_VARIABLE = 2
 #: The search stops after this many steps in a row that leave the cost above the best prefix's.
@@ -175,57 +173,55 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
 
 
 def _ranked_steps(exponents: np.ndarray, integers: list, eligible: list) -> list:
-    """The steps ``(i, j, s)`` worth trying, most pairs (:func:`_pairs`) first; only those with enough pairs."""
+    """The steps ``(i, j, s)`` worth trying, most pairs (:func:`binomial_pairs`) first; only those with enough pairs."""
     signs = np.array([1 if v > 0 else -1 for v in integers])
     logs = np.array([math.log(abs(v)) for v in integers])
     enough = MIN_SHRINK * len(integers)
-    pairs = _pairs(exponents, signs, logs, eligible)
+    pairs = binomial_pairs(exponents, signs, logs, eligible)
     return sorted((step for step, n in pairs.items() if n >= enough), key=lambda step: (-pairs[step], step))
 
 
-def _pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, eligible: list) -> dict:
+def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, eligible: list) -> dict:
     """``{(i, j, s): pairs}``: terms ``c*x_i*m`` whose partner ``c'*x_j*m`` has the ratio of ``(x_i - s*x_j)**n``.
 
     In ``(x_i - s*x_j)**n`` the term ``x_i**a * x_j**b`` and the one with
     ``x_i**(a-1) * x_j**(b+1)`` have coefficients in the ratio
     ``-s*a/(b+1)``; a polynomial shorter after ``x_i -> x_i + s*x_j`` has
-    many such pairs.  Monomials are matched by a 64-bit hash (a linear map
-    of the exponents with fixed random weights) and the coefficients by
-    their signs and logarithms (``signs``, ``logs``), so a rare collision
-    only makes a candidate look better than it is: the step itself is exact.
-    Beyond :data:`SAMPLE` terms, the pairs of a fixed sample of that many
-    are counted (scaled up), each looked for among all the terms.
+    many such pairs.  Every term ``t`` and column ``i`` it contains give an
+    entry keyed by ``t / x_i``; two entries with one key and columns ``i``
+    and ``j`` are such a pair when their coefficients, each times its own
+    exponent (``a`` and ``b + 1``), have equal size and the sign ``-s``, and
+    then a pair for ``(i, j, s)`` and ``(j, i, s)`` alike.  Monomials are
+    keyed by a 64-bit hash (a linear map of the exponents with fixed random
+    weights) and the coefficients compared by their signs and logarithms
+    (``signs``, ``logs``), so a rare collision only makes a candidate look
+    better than it is: the step itself is exact.
     """
-    n = len(exponents)
-    weights = np.random.default_rng(0).integers(1, 2**62, exponents.shape[1], dtype=np.int64) | 1
-    sample = np.arange(n) if n <= SAMPLE else np.sort(np.random.default_rng(0).choice(n, SAMPLE, replace=False))
-    factor = n / len(sample)
+    n_vars = exponents.shape[1]
+    weights = np.random.default_rng(0).integers(1, 2**62, n_vars, dtype=np.int64) | 1
+    cols = np.asarray(eligible, dtype=np.int64)
+    rows, at = np.nonzero(exponents[:, cols] >= 1)
+    col = cols[at]
+    power = exponents[rows, col]
     with np.errstate(over="ignore"):
-        keys = exponents @ weights  # wraps modulo 2**64: a hash
-        order = np.argsort(keys)
-        sorted_keys = keys[order]
-        cols = np.array(eligible)
-        out = {}
-        for i in eligible:
-            rows = sample[exponents[sample, i] >= 1]
-            if not len(rows):
-                continue
-            partner = (keys[rows] - weights[i])[:, None] + weights[cols][None, :]
-            at = np.searchsorted(sorted_keys, partner)
-            at[at >= n] = 0
-            hit_row, hit_col = np.nonzero((sorted_keys[at] == partner) & (cols[None, :] != i))
-            if not len(hit_row):
-                continue
-            found = order[at[hit_row, hit_col]]
-            here = rows[hit_row]
-            j_of = cols[hit_col]
-            size = np.isclose(logs[found] + np.log(exponents[here, j_of] + 1), logs[here] + np.log(exponents[here, i]))
-            sign = signs[found] * signs[here]
-            for s in (1, -1):
-                matches = np.bincount(hit_col[size & (sign == -s)], minlength=len(cols))
-                for j, m in zip(eligible, matches.tolist()):
-                    if m:
-                        out[i, j, s] = round(m * factor)
+        key = (exponents @ weights)[rows] - weights[col]  # wraps modulo 2**64: a hash of t / x_i
+    order = np.argsort(key, kind="stable")
+    key, col, size, sign = key[order], col[order], (logs[rows] + np.log(power))[order], signs[rows][order]
+    counts = np.zeros(2 * n_vars * n_vars, dtype=np.int64)
+    for gap in range(1, len(cols)):  # entries of one key are adjacent, at most one per column
+        same = np.flatnonzero(key[gap:] == key[:-gap])
+        if not len(same):
+            break
+        p, q = same, same + gap
+        match = np.isclose(size[p], size[q])
+        p, q = p[match], q[match]
+        minus = (sign[p] == sign[q]).astype(np.int64)  # equal signs: the pair of s = -1
+        np.add.at(counts, (col[p] * n_vars + col[q]) * 2 + minus, 1)
+        np.add.at(counts, (col[q] * n_vars + col[p]) * 2 + minus, 1)
+    out = {}
+    for code in np.flatnonzero(counts).tolist():
+        pair, minus = divmod(code, 2)
+        out[pair // n_vars, pair % n_vars, -1 if minus else 1] = int(counts[code])
     return out
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
@@ -18,7 +19,7 @@ from hornermcts.deadline import Deadline
 from hornermcts.optimize import quick_cost
 from hornermcts.parse import from_sympy
 from hornermcts.polynomial import Polynomial
-from hornermcts.substitution import linear_substitution
+from hornermcts.substitution import binomial_pairs, linear_substitution
 
 pytest.importorskip("flint")
 
@@ -153,3 +154,34 @@ def test_every_substitution_is_exact(expr):
     result = hornermcts.optimize(expr, iterations=10, seed=0)
     assert sympy.expand(result.expression() - expr) == 0
     assert_delivered(result)
+
+
+def brute_force_pairs(poly: Polynomial) -> dict:
+    """``binomial_pairs``'s count by its definition: every term, column i, column j, sign, in exact arithmetic."""
+    terms = {tuple(e): to_fraction(c) for e, c in zip(poly.exponents.tolist(), poly.coefficients)}
+    out: dict = {}
+    for e, c in terms.items():
+        for i in range(poly.n_vars):
+            for j in range(poly.n_vars):
+                if i == j or e[i] == 0:
+                    continue
+                partner = list(e)
+                partner[i] -= 1
+                partner[j] += 1
+                other = terms.get(tuple(partner))
+                for s in (1, -1):  # in (x_i - s*x_j)**n: x_i^(a-1) x_j^(b+1) over x_i^a x_j^b is -s*a/(b+1)
+                    if other is not None and other / c == Fraction(-s * e[i], e[j] + 1):
+                        out[i, j, s] = out.get((i, j, s), 0) + 1
+    return out
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(disguised_polynomials())
+def test_binomial_pairs_are_counted_exactly(expr):
+    if not expr.free_symbols:
+        return
+    poly = from_sympy(expr)
+    integers = [int(to_fraction(c) * 144) for c in poly.coefficients]  # the denominators divide 4: 144 clears them
+    signs = np.array([1 if v > 0 else -1 for v in integers])
+    logs = np.log(np.abs(np.array(integers, dtype=float)))
+    assert binomial_pairs(poly.exponents, signs, logs, list(range(poly.n_vars))) == brute_force_pairs(poly)
