@@ -207,7 +207,7 @@ def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, e
         key = (exponents @ weights)[rows] - weights[col]  # wraps modulo 2**64: a hash of t / x_i
     order = np.argsort(key, kind="stable")
     key, col, size, sign = key[order], col[order], (logs[rows] + np.log(power))[order], signs[rows][order]
-    counts = np.zeros(2 * n_vars * n_vars, dtype=np.int64)
+    found = [np.zeros(0, dtype=np.int64)]  # each pair as ((i * n_vars + j) * 2 + (s == -1))
     for gap in range(1, len(cols)):  # entries of one key are adjacent, at most one per column
         same = np.flatnonzero(key[gap:] == key[:-gap])
         if not len(same):
@@ -216,13 +216,9 @@ def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, e
         match = np.isclose(size[p], size[q])
         p, q = p[match], q[match]
         minus = (sign[p] == sign[q]).astype(np.int64)  # equal signs: the pair of s = -1
-        np.add.at(counts, (col[p] * n_vars + col[q]) * 2 + minus, 1)
-        np.add.at(counts, (col[q] * n_vars + col[p]) * 2 + minus, 1)
-    out = {}
-    for code in np.flatnonzero(counts).tolist():
-        pair, minus = divmod(code, 2)
-        out[pair // n_vars, pair % n_vars, -1 if minus else 1] = int(counts[code])
-    return out
+        found += [(col[p] * n_vars + col[q]) * 2 + minus, (col[q] * n_vars + col[p]) * 2 + minus]
+    codes, counts = np.unique(np.concatenate(found), return_counts=True)
+    return {(int(c) // 2 // n_vars, int(c) // 2 % n_vars, -1 if c % 2 else 1): int(n) for c, n in zip(codes, counts)}
 
 
 def _best_step(poly, ranked: list, gens, candidates: int) -> tuple:
