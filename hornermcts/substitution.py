@@ -63,6 +63,7 @@ from .coefficients import common_denominator, int_if_integral, to_python
 from .deadline import Deadline
 from .opcount import pieces_count
 from .polynomial import Polynomial
+from .structure import structural_order
 
 __all__ = ["Substitution", "linear_substitution", "binomial_pairs", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE",
            "STEPS_PER_VARIABLE"]
@@ -134,6 +135,7 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
         import flint
     except ImportError:
         return None
+    rank = {col: k for k, col in enumerate(structural_order(joint))}  # ties broken by structure, not by names
     scale = common_denominator(coefficients)
     exponents = joint.exponents
     integers = [int(c * scale) for c in coefficients]
@@ -144,7 +146,7 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
     steps: list = []
     while ((deadline is None or not deadline.expired()) and (not best or len(steps) - best[1] < PATIENCE)
            and len(steps) < STEPS_PER_VARIABLE * len(eligible)):
-        ranked = _ranked_steps(exponents, integers, eligible)
+        ranked = _ranked_steps(exponents, integers, eligible, rank)
         if not ranked:
             break
         if poly is None:
@@ -172,13 +174,18 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
                         (input_cost, total))
 
 
-def _ranked_steps(exponents: np.ndarray, integers: list, eligible: list) -> list:
-    """The steps ``(i, j, s)`` worth trying, most pairs (:func:`binomial_pairs`) first; only those with enough pairs."""
+def _ranked_steps(exponents: np.ndarray, integers: list, eligible: list, rank: dict) -> list:
+    """The steps ``(i, j, s)`` worth trying, most pairs (:func:`binomial_pairs`) first; only those with enough pairs.
+
+    Equal counts are ranked by the columns' structural ranks (``rank``), not by their positions, so that the steps
+    taken do not depend on the names or the order of the terms.
+    """
     signs = np.array([1 if v > 0 else -1 for v in integers])
     logs = np.array([math.log(abs(v)) for v in integers])
     enough = MIN_SHRINK * len(integers)
     pairs = binomial_pairs(exponents, signs, logs, eligible)
-    return sorted((step for step, n in pairs.items() if n >= enough), key=lambda step: (-pairs[step], step))
+    return sorted((step for step, n in pairs.items() if n >= enough),
+                  key=lambda step: (-pairs[step], rank[step[0]], rank[step[1]], -step[2]))
 
 
 def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, eligible: list) -> dict:
