@@ -182,7 +182,7 @@ def brute_force_pairs(poly: Polynomial) -> dict:
 @given(nonconstant)
 def test_binomial_pairs_are_counted_exactly(expr):
     poly = from_sympy(expr)
-    integers = [int(to_fraction(c) * 144) for c in poly.coefficients]  # the denominators divide 4: 144 clears them
+    integers = [int(to_fraction(c) * 12) for c in poly.coefficients]  # denominators (at most 4) divide 12
     signs = np.array([1 if v > 0 else -1 for v in integers])
     logs = np.log(np.abs(np.array(integers, dtype=float)))
     assert binomial_pairs(poly.exponents, signs, logs, list(range(poly.n_vars))) == brute_force_pairs(poly)
