@@ -135,22 +135,24 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
         import flint
     except ImportError:
         return None
-    rank = {col: k for k, col in enumerate(structural_order(joint))}  # ties broken by structure, not by names
     scale = common_denominator(coefficients)
     exponents = joint.exponents
     integers = [int(c * scale) for c in coefficients]
     ctx = flint.fmpz_mpoly_ctx.get(("x", joint.n_vars), "lex")
     poly = None  # the polynomial in FLINT, made when a step is first tried
+    rank: dict = {}  # the columns' structural ranks, made then too: they break ties between steps, not the names
     forms = np.eye(joint.n_vars, dtype=np.int64)  # row k: column k's value as a form of the input's columns
     best: tuple = ()  # (cost, steps, polynomial, placeholders), the input's first
     steps: list = []
     while ((deadline is None or not deadline.expired()) and (not best or len(steps) - best[1] < PATIENCE)
            and len(steps) < STEPS_PER_VARIABLE * len(eligible)):
-        ranked = _ranked_steps(exponents, integers, eligible, rank)
-        if not ranked:
+        pairs = _candidate_steps(exponents, integers, eligible)
+        if not pairs:
             break
         if poly is None:
             poly = ctx.from_dict(dict(zip(map(tuple, exponents.tolist()), integers)))
+            rank = {col: k for k, col in enumerate(structural_order(joint))}
+        ranked = sorted(pairs, key=lambda step: (-pairs[step], rank[step[0]], rank[step[1]], -step[2]))
         found = _best_step(poly, ranked, ctx.gens(), candidates)
         if found[0] > (1 - MIN_SHRINK) * len(poly):
             break
@@ -174,18 +176,16 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
                         (input_cost, total))
 
 
-def _ranked_steps(exponents: np.ndarray, integers: list, eligible: list, rank: dict) -> list:
-    """The steps ``(i, j, s)`` worth trying, most pairs (:func:`binomial_pairs`) first; only those with enough pairs.
+def _candidate_steps(exponents: np.ndarray, integers: list, eligible: list) -> dict:
+    """``{(i, j, s): pairs}`` (:func:`binomial_pairs`) for the steps worth trying: those with enough pairs.
 
-    Equal counts are ranked by the columns' structural ranks (``rank``), not by their positions, so that the steps
-    taken do not depend on the names or the order of the terms.
+    The caller tries them most pairs first, equal counts by the columns' structural ranks, not by their positions,
+    so that the steps taken do not depend on the names or the order of the terms.
     """
     signs = np.array([1 if v > 0 else -1 for v in integers])
     logs = np.array([math.log(abs(v)) for v in integers])
     enough = MIN_SHRINK * len(integers)
-    pairs = binomial_pairs(exponents, signs, logs, eligible)
-    return sorted((step for step, n in pairs.items() if n >= enough),
-                  key=lambda step: (-pairs[step], rank[step[0]], rank[step[1]], -step[2]))
+    return {step: n for step, n in binomial_pairs(exponents, signs, logs, eligible).items() if n >= enough}
 
 
 def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, eligible: list) -> dict:
