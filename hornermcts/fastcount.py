@@ -4,8 +4,9 @@ This is the inner loop of every order search.  It computes exactly what
 ``horner_dag(poly, order).count()`` computes (tested on every path), without
 building node objects: the terms are radix-sorted in the order's
 lexicographic order, so the Horner recursion becomes a trie whose nodes are
-runs of equal prefixes; the trie is folded bottom-up, every node of the
-Horner form is given a 64-bit structural hash under the same canonical rules
+runs of equal prefixes; the trie is folded bottom-up (level by level, or,
+when most exponents are 0, node by node through the lcp intervals of the
+sorted terms), every node of the Horner form is given a 64-bit structural hash under the same canonical rules
 as :class:`~hornermcts.dag.Dag` (operands sorted, sums divided by their
 content and sign), and a generation-stamped open-addressing table counts the
 distinct ones.  Compiled with Numba.
@@ -29,6 +30,7 @@ import numpy as np
 from numba import njit
 
 from .coefficients import common_denominator
+from .errors import OptionError
 from .horner_scheme import coefficient_mode, exact_coefficients, normalize_order
 from .opcount import OpCount, pieces_count
 
@@ -412,11 +414,18 @@ def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need,
         n_items = out
     if hsh[0] != _ONE and abs(scal[0]) != unit_root:
         mults += 1
+    return adds, mults, _powers_cost(need, large, n_large)
+
+
+@njit(cache=True)
+def _powers_cost(need, large, n_large):
+    """Multiplications of the power plans, per variable, of the powers flagged in ``need`` and kept in ``large``."""
+    small = need.shape[1]
     pows = 0
     big = np.sort(large[:n_large])
     k = 0
     exps = np.empty(small + n_large, dtype=np.int64)
-    for v in range(n_vars):
+    for v in range(need.shape[0]):
         m = 0
         for d in range(2, small):
             if need[v, d]:
@@ -428,8 +437,212 @@ def _count(ET, E, values, offset, S, perm, content, unit_root, table, gen, need,
             k += 1
         if m:
             pows += _power_plan_cost(exps[:m])
-    return adds, mults, pows
+    return pows
 
+
+@njit(cache=True, inline="always")
+def _power_hash(v, d, need, table, gen, large, n_large):
+    """The hash of ``v^d``, the power recorded as :func:`_count` records it: ``(hash, n_large)``.
+
+    ``n_large`` is -1 if the table filled up, -2 if ``large`` did.
+    """
+    hp = _hash_pow(v, d)
+    if d < need.shape[1]:
+        need[v, d] = True
+    else:
+        r = _insert(table, gen, hp)
+        if r < 0:
+            return hp, -1
+        if r == 1:
+            if n_large == large.shape[0]:
+                return hp, -2
+            large[n_large] = (v << 32) | d
+            n_large += 1
+    return hp, n_large
+
+
+@njit(cache=True)
+def _count_sparse(ET, term_ptr, var_ptr, var_term, var_exp, S, perm, content, unit_root, table, gen, need, large,
+                  n_keys, counts, key, ptr, nz_depth, nz_exp):
+    """:func:`_count` for terms with few nonzero exponents: the trie folded node by node, not level by level.
+
+    Each node of the trie is an lcp interval of the sorted terms.  One scan
+    with a stack of open intervals folds each node when it closes, and a run
+    of terms passes the depths between two nodes through its own nonzero
+    exponents only: the work follows the nonzero exponents, not variables x
+    terms.  ``term_ptr`` delimits each term's nonzero exponents; ``var_ptr``,
+    ``var_term``, ``var_exp`` hold each variable's (term, actual exponent);
+    ``ptr``, ``nz_depth``, ``nz_exp`` are scratch.  The same hashes go into
+    the table as in :func:`_count` (the Horner fold is written out in both:
+    as a Numba helper taking the arrays it made the level-by-level count
+    7-12% slower on res(6,5), res(7,5)), so the counts are the same.
+    """
+    n_vars, n_terms = ET.shape
+    if n_terms == 0:
+        return 0, 0, 0
+    idx = _sort_terms(ET, perm, n_keys, counts, key)
+    # the nonzero exponents of the term at sorted position p along perm (depth ascending), stored in
+    # sorted order so that the fold reads them in sequence: nz_depth/nz_exp[ptr[p]:ptr[p + 1]]
+    ptr[0] = 0
+    for p in range(n_terms):
+        t = idx[p]
+        ptr[p + 1] = ptr[p] + term_ptr[t + 1] - term_ptr[t]
+    where = key  # the next free slot of each term's list (the sort is done with key)
+    for p in range(n_terms):
+        where[idx[p]] = ptr[p]
+    for depth in range(n_vars):
+        v = perm[depth]
+        for k in range(var_ptr[v], var_ptr[v + 1]):
+            t = var_term[k]
+            nz_depth[where[t]] = depth
+            nz_exp[where[t]] = var_exp[k]
+            where[t] += 1
+    need[:, :] = False
+    n_large = 0
+    adds = 0
+    mults = 0
+    # items: runs of terms sharing a prefix, folded so far (scal, hsh), read through their first sorted
+    # position (first); the nonzero exponents of that term from ptr[first] up to top are not folded in yet
+    scal = np.empty(n_terms, dtype=np.int64)
+    hsh = np.empty(n_terms, dtype=np.uint64)
+    first = np.empty(n_terms, dtype=np.int64)
+    top = np.empty(n_terms, dtype=np.int64)
+    ks = np.empty(n_terms, dtype=np.int64)
+    # open intervals: (depth, first item); the one at depth -1 holds the root, whose powers it folds in
+    iv_depth = np.empty(n_terms + 1, dtype=np.int64)
+    iv_start = np.empty(n_terms + 1, dtype=np.int64)
+    iv_depth[0] = -1
+    iv_start[0] = 0
+    n_iv = 1
+    n_items = 0
+    for pos in range(n_terms + 1):
+        lcp = -2 if pos == n_terms else n_vars  # after the last term: close every interval
+        if 0 < pos < n_terms:  # the first depth where the terms at pos - 1 and pos differ
+            i = ptr[pos - 1]
+            j = ptr[pos]
+            i_end = j
+            j_end = ptr[pos + 1]
+            while i < i_end and j < j_end and nz_depth[i] == nz_depth[j] and nz_exp[i] == nz_exp[j]:
+                i += 1
+                j += 1
+            if i < i_end and j < j_end:
+                lcp = min(nz_depth[i], nz_depth[j])
+            elif i < i_end:
+                lcp = nz_depth[i]
+            elif j < j_end:
+                lcp = nz_depth[j]
+            else:
+                lcp = n_vars  # equal terms (never in a Polynomial)
+        last = n_items - 1
+        while n_iv > 0 and iv_depth[n_iv - 1] > lcp:
+            n_iv -= 1
+            depth = iv_depth[n_iv]
+            s = iv_start[n_iv]
+            # each child: its own powers below depth folded in, then its exponent at depth read
+            for c in range(s, n_items):
+                low = ptr[first[c]]
+                k = top[c]
+                acc_h = hsh[c]
+                while k > low and nz_depth[k - 1] > depth:
+                    k -= 1
+                    hp, n_large = _power_hash(perm[nz_depth[k]], nz_exp[k], need, table, gen, large, n_large)
+                    if n_large < 0:
+                        return n_large, n_large, n_large
+                    if acc_h == _ONE:
+                        acc_h = hp
+                    else:
+                        mh = _hash_mul(hp, acc_h)
+                        r = _insert(table, gen, mh)
+                        if r < 0:
+                            return -1, -1, -1
+                        mults += r
+                        acc_h = mh
+                hsh[c] = acc_h
+                ks[c] = 0
+                if k > low and nz_depth[k - 1] == depth:
+                    k -= 1
+                    ks[c] = nz_exp[k]
+                top[c] = k
+            if depth < 0:
+                break  # the root's powers are in: no variable to fold in
+            # the Horner fold in v of children s..n_items-1, last child first (as in _count)
+            v = perm[depth]
+            acc_s = scal[n_items - 1]
+            acc_h = hsh[n_items - 1]
+            for j in range(n_items - 2, s - 2, -1):
+                if j >= s:
+                    d = ks[j + 1] - ks[j]
+                else:
+                    d = ks[s]
+                    if d == 0:
+                        break
+                hp, n_large = _power_hash(v, d, need, table, gen, large, n_large)
+                if n_large < 0:
+                    return n_large, n_large, n_large
+                if acc_h == _ONE:
+                    mh = hp
+                else:
+                    mh = _hash_mul(hp, acc_h)
+                    r = _insert(table, gen, mh)
+                    if r < 0:
+                        return -1, -1, -1
+                    mults += r
+                if j < s:
+                    acc_h = mh
+                    break
+                c1 = scal[j]
+                h1 = hsh[j]
+                c2 = acc_s
+                h2 = mh
+                if h2 < h1:
+                    c1, c2 = c2, c1
+                    h1, h2 = h2, h1
+                g = _igcd(abs(c1), abs(c2)) if content else 1
+                if c1 < 0:
+                    g = -g
+                c1 //= g
+                c2 //= g
+                ah = _hash_add(h1, c1, h2, c2)
+                r = _insert(table, gen, ah)
+                if r < 0:
+                    return -1, -1, -1
+                if r == 1:
+                    adds += 1
+                    if h1 != _ONE and abs(c1) != 1:
+                        r2 = _insert(table, gen, _hash_scale(abs(c1), h1))
+                        if r2 < 0:
+                            return -1, -1, -1
+                        mults += r2
+                    if abs(c2) != 1:
+                        r2 = _insert(table, gen, _hash_scale(abs(c2), h2))
+                        if r2 < 0:
+                            return -1, -1, -1
+                        mults += r2
+                acc_s = g
+                acc_h = ah
+            scal[s] = acc_s
+            hsh[s] = acc_h
+            n_items = s + 1
+            last = s
+        if pos == n_terms:
+            break
+        if pos > 0 and iv_depth[n_iv - 1] < lcp:  # a new interval, from the item before this term
+            iv_depth[n_iv] = lcp
+            iv_start[n_iv] = last
+            n_iv += 1
+        scal[n_items] = S[idx[pos]]
+        hsh[n_items] = _ONE
+        first[n_items] = pos
+        top[n_items] = ptr[pos + 1]
+        n_items += 1
+    if hsh[0] != _ONE and abs(scal[0]) != unit_root:
+        mults += 1
+    return adds, mults, _powers_cost(need, large, n_large)
+
+
+#: Below this share of nonzero exponents :class:`FastCounter` folds with :func:`_count_sparse`
+#: (measured, per order: 1.2-1.5x faster at 8-15 %; 1.2x slower at 38-54 %, where it is not used).
+SPARSE_SHARE = 0.25
 
 #: Powers ``v^d`` with ``d`` below this are flagged in a fixed table per
 #: variable; larger ones go through the hash table (memory does not grow with
@@ -490,6 +703,15 @@ class FastCounter:
     poly : Polynomial
     mode : {"content", "sign"}, optional
         As in :func:`~hornermcts.horner_scheme.horner_dag` (default: the same choice).
+    fold : {"levels", "intervals"}, optional
+        How the trie of the sorted terms is folded; the counts are the same.
+        ``"levels"`` visits every run of terms at every depth;
+        ``"intervals"`` folds each node of the trie once and lets a run of
+        terms pass only its own nonzero exponents between two nodes.
+        Default: ``"intervals"`` when fewer than :data:`SPARSE_SHARE` of the
+        exponents are nonzero (random(40,4000,4): 8 %, 1.5x faster per
+        order; det(7): 14 %, 1.4x), else ``"levels"`` (res(6,5): 54 %, where
+        the intervals are 1.2x slower).
 
     ``count(order)`` returns the total, ``count_detail(order)`` an
     :class:`~hornermcts.opcount.OpCount`; orders are column indices (outermost
@@ -499,9 +721,16 @@ class FastCounter:
     :func:`hornermcts.optimize` finally builds and reports.
     """
 
-    def __init__(self, poly, *, mode: str | None = None):
+    def __init__(self, poly, *, mode: str | None = None, fold: str | None = None):
         self.poly = poly
         self.mode = mode or coefficient_mode(poly)
+        exponents = np.asarray(poly.exponents, dtype=np.int64).reshape(poly.n_terms, poly.n_vars)
+        terms, variables = np.nonzero(exponents)
+        if fold is None:
+            fold = "intervals" if len(terms) < SPARSE_SHARE * exponents.size else "levels"
+        if fold not in ("levels", "intervals"):
+            raise OptionError(f"fold must be 'levels' or 'intervals', got {fold!r}")
+        self.fold = fold
         coefs = exact_coefficients(poly)
         if self.mode == "content":
             scale = common_denominator(coefs)
@@ -521,6 +750,17 @@ class FastCounter:
         self._counts = np.zeros(min(_MAX_BUCKETS, max(256, poly.n_terms)) + 1, dtype=np.int64)
         self._key = np.zeros(max(poly.n_terms, 1), dtype=np.int64)
         self._E = np.ascontiguousarray(self._ET.T)  # terms x variables: one term's exponents together
+        if fold == "intervals":  # the nonzero exponents by term, and by variable (term, actual exponent)
+            self._term_ptr = np.zeros(poly.n_terms + 1, dtype=np.int64)
+            np.cumsum(np.bincount(terms, minlength=poly.n_terms), out=self._term_ptr[1:])
+            self._var_ptr = np.zeros(poly.n_vars + 1, dtype=np.int64)
+            np.cumsum(np.bincount(variables, minlength=poly.n_vars), out=self._var_ptr[1:])
+            by_variable = np.argsort(variables, kind="stable")
+            self._var_term = terms[by_variable].astype(np.int64)
+            self._var_exp = exponents[terms, variables][by_variable]
+            self._ptr = np.zeros(poly.n_terms + 1, dtype=np.int64)
+            self._nz_depth = np.zeros(len(terms), dtype=np.int64)
+            self._nz_exp = np.zeros(len(terms), dtype=np.int64)
         self._S = np.asarray(values, dtype=np.int64)
         self._need = np.zeros((max(poly.n_vars, 1), _SMALL_POWER), dtype=np.bool_)
         self._large = np.zeros(64, dtype=np.int64)
@@ -549,11 +789,18 @@ class FastCounter:
             if self._gen >= 2**31 - 1:
                 self._alloc(len(self._table))
                 self._gen = 1
-            adds, mults, pows = _count(
-                self._ET, self._E, self._values, self._offset, self._S, perm, self.mode == "content", self._unit_root,
-                self._table, np.uint64(self._gen), self._need, self._large, self._n_keys, self._counts,
-                self._key,
-            )
+            if self.fold == "levels":
+                adds, mults, pows = _count(
+                    self._ET, self._E, self._values, self._offset, self._S, perm, self.mode == "content",
+                    self._unit_root, self._table, np.uint64(self._gen), self._need, self._large, self._n_keys,
+                    self._counts, self._key,
+                )
+            else:
+                adds, mults, pows = _count_sparse(
+                    self._ET, self._term_ptr, self._var_ptr, self._var_term, self._var_exp, self._S, perm,
+                    self.mode == "content", self._unit_root, self._table, np.uint64(self._gen), self._need,
+                    self._large, self._n_keys, self._counts, self._key, self._ptr, self._nz_depth, self._nz_exp,
+                )
             if adds >= 0:
                 return OpCount(int(adds), int(mults), int(pows)) + self._pieces
             if adds == -2:

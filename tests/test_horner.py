@@ -21,6 +21,7 @@ from hornermcts.views import evaluate_dag, to_assignments, to_expression, to_net
 
 
 x, y, z, w = sympy.symbols("x y z w")
+FOLDS = ("levels", "intervals")  # FastCounter's two folds of the trie: the counts must not depend on it
 
 def random_orders(poly, count, seed):
     rng = random.Random(seed)
@@ -99,13 +100,13 @@ def test_every_order_is_exact_and_counts_agree(expr):
     poly = Polynomial.__new__(Polynomial)
     terms = sympy.Poly(expr, *syms).terms() if expr != 0 else []
     poly = Polynomial(syms, [m for m, _ in terms] or np.zeros((0, 4), int), [c for _, c in terms])
-    counter = FastCounter(poly)
+    counters = [FastCounter(poly, fold=fold) for fold in FOLDS]
     for order in itertools.permutations(range(4)):
         dag = horner_dag(poly, order)
         assert sympy.expand(to_expression(dag) - expr) == 0
         reps, (out,) = to_assignments(dag)
         assert sympy.expand(out.subs(list(reversed(reps))) - expr) == 0
-        assert counter.count_detail(order) == dag.count()
+        assert [counter.count_detail(order) for counter in counters] == [dag.count()] * len(FOLDS)
         assert dag.count().total <= dag.count(shared=False).total
 
 
@@ -199,7 +200,7 @@ def polynomials(draw):
 def test_random_polynomials_exact_and_counter_equals_dag(case, rnd):
     poly, order = case
     dag = horner_dag(poly, order)
-    assert FastCounter(poly).count_detail(order) == dag.count()
+    assert [FastCounter(poly, fold=fold).count_detail(order) for fold in FOLDS] == [dag.count()] * len(FOLDS)
     assert dag.count().total <= dag.count(shared=False).total
     for _ in range(2):
         point = random_point(poly, rnd)
@@ -218,7 +219,45 @@ def test_counter_equals_dag_for_huge_exponents(case):
     """Exponents up to MAX_EXPONENT: the counter's exponent ranks and sparse power plan match the DAG's count."""
     n_vars, rows, order = case
     poly = Polynomial(sympy.symbols(f"v0:{n_vars}"), rows, [(-1) ** i * (i % 4 + 1) for i in range(len(rows))])
-    assert FastCounter(poly).count_detail(order) == horner_dag(poly, order).count()
+    expected = horner_dag(poly, order).count()
+    assert [FastCounter(poly, fold=fold).count_detail(order) for fold in FOLDS] == [expected] * len(FOLDS)
+
+
+@st.composite
+def sparse_polynomials(draw):
+    """Many variables, a few of them in each term (the inputs the interval fold is for), shared factors."""
+    n_vars = draw(st.integers(1, 30))
+    monomial = st.dictionaries(st.integers(0, n_vars - 1), st.integers(1, 5), max_size=4)
+    monomials = draw(st.lists(monomial, min_size=1, max_size=40))
+    if draw(st.booleans()):  # a factor shared by some terms: common subexpressions for the count
+        factor = draw(monomial)
+        monomials += [{v: m.get(v, 0) + factor.get(v, 0) for v in m.keys() | factor.keys()} for m in monomials[:10]]
+    rows = np.zeros((len(monomials), n_vars), dtype=np.int64)
+    for row, m in zip(rows, monomials):
+        for v, e in m.items():
+            row[v] = e
+    coefs = draw(st.lists(coefficient.filter(bool), min_size=len(rows), max_size=len(rows)))
+    poly = Polynomial(sympy.symbols(f"v0:{n_vars}"), rows, coefs)
+    return poly, draw(st.permutations(list(range(n_vars))))
+
+
+@settings(max_examples=150, deadline=None)
+@given(sparse_polynomials())
+def test_both_folds_count_sparse_polynomials_as_the_dag(case):
+    """The interval fold (and the level fold) give the DAG's count on sparse inputs of up to 30 variables."""
+    poly, order = case
+    expected = horner_dag(poly, order).count()
+    assert [FastCounter(poly, fold=fold).count_detail(order) for fold in FOLDS] == [expected] * len(FOLDS)
+
+
+def test_the_fold_follows_the_share_of_nonzero_exponents():
+    from hornermcts.errors import OptionError
+    from hornermcts.families import load
+
+    assert FastCounter(load("res(6,5)")).fold == "levels"  # 54 % of the exponents are nonzero
+    assert FastCounter(load("det(6)")).fold == "intervals"  # 17 %
+    with pytest.raises(OptionError, match="fold must be"):
+        FastCounter(load("det(4)"), fold="diagonal")
 
 
 def test_counter_memory_does_not_follow_the_exponent():
