@@ -6,10 +6,11 @@ building node objects: the terms are radix-sorted in the order's
 lexicographic order, so the Horner recursion becomes a trie whose nodes are
 runs of equal prefixes; the trie is folded bottom-up (level by level, or,
 when most exponents are 0, node by node through the lcp intervals of the
-sorted terms), every node of the Horner form is given a 64-bit structural hash under the same canonical rules
-as :class:`~hornermcts.dag.Dag` (operands sorted, sums divided by their
-content and sign), and a generation-stamped open-addressing table counts the
-distinct ones.  Compiled with Numba.
+sorted terms), every node of the Horner form is given a 64-bit structural
+hash under the same canonical rules as :class:`~hornermcts.dag.Dag`
+(operands sorted, sums divided by their content and sign), and a
+generation-stamped open-addressing table counts the distinct ones.  Compiled
+with Numba.
 
 Examples
 --------

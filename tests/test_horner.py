@@ -252,13 +252,13 @@ def test_both_folds_count_sparse_polynomials_as_the_dag(case):
 
 @pytest.mark.parametrize("fold", FOLDS)
 def test_counter_grows_a_full_table_and_power_list(fold):
-    """A count that fills the hash table or the list of large powers is redone with both doubled, same result."""
+    """A count that fills the hash table or the list of large powers is redone with it doubled, same result."""
     poly = Polynomial(sympy.symbols("v0:3"), [[70, 0, 1], [0, 80, 2], [90, 1, 0], [65, 66, 67], [3, 0, 0]],
                       [3, -2, 5, 7, 1])
     expected = horner_dag(poly, [2, 0, 1]).count()
     counter = FastCounter(poly, fold=fold)
     counter._alloc(2)  # two slots: the first count fills them
-    counter._large = np.zeros(1, dtype=np.int64)  # room for one of the seven powers above 63
+    counter._large = np.zeros(1, dtype=np.int64)  # room for one power above 63: this order needs more
     assert counter.count_detail([2, 0, 1]) == expected
     assert len(counter._table) > 2 and len(counter._large) > 1
 
