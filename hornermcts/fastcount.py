@@ -502,11 +502,11 @@ def _count_sparse(ET, term_ptr, var_ptr, var_term, var_exp, S, perm, content, un
     n_large = 0
     adds = 0
     mults = 0
-    # items: runs of terms sharing a prefix, folded so far (scal, hsh), read through their first sorted
-    # position (first); the nonzero exponents of that term from ptr[first] up to top are not folded in yet
+    # items: runs of terms sharing a prefix, folded so far (scal, hsh), read through their first term, whose
+    # nonzero exponents nz_*[bottom:top] are not folded in yet
     scal = np.empty(n_terms, dtype=np.int64)
     hsh = np.empty(n_terms, dtype=np.uint64)
-    first = np.empty(n_terms, dtype=np.int64)
+    bottom = np.empty(n_terms, dtype=np.int64)
     top = np.empty(n_terms, dtype=np.int64)
     ks = np.empty(n_terms, dtype=np.int64)
     # open intervals: (depth, first item); the one at depth -1 holds the root, whose powers it folds in
@@ -541,7 +541,7 @@ def _count_sparse(ET, term_ptr, var_ptr, var_term, var_exp, S, perm, content, un
             s = iv_start[n_iv]
             # each child: its own powers below depth folded in, then its exponent at depth read
             for c in range(s, n_items):
-                low = ptr[first[c]]
+                low = bottom[c]
                 k = top[c]
                 acc_h = hsh[c]
                 while k > low and nz_depth[k - 1] > depth:
@@ -633,7 +633,7 @@ def _count_sparse(ET, term_ptr, var_ptr, var_term, var_exp, S, perm, content, un
             n_iv += 1
         scal[n_items] = S[idx[pos]]
         hsh[n_items] = _ONE
-        first[n_items] = pos
+        bottom[n_items] = ptr[pos]
         top[n_items] = ptr[pos + 1]
         n_items += 1
     if hsh[0] != _ONE and abs(scal[0]) != unit_root:

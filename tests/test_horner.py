@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 
 from hornermcts import form
 from hornermcts.dag import Add, power_plan
+from hornermcts.errors import OptionError
+from hornermcts.families import load
 from hornermcts.fastcount import FastCounter
 from hornermcts.horner_scheme import coefficient_mode, horner_dag, normalize_order
 from hornermcts.opcount import original_count, power_cost
@@ -264,9 +266,6 @@ def test_counter_grows_a_full_table_and_power_list(fold):
 
 
 def test_the_fold_follows_the_share_of_nonzero_exponents():
-    from hornermcts.errors import OptionError
-    from hornermcts.families import load
-
     assert FastCounter(load("res(6,5)")).fold == "levels"  # 54 % of the exponents are nonzero
     assert FastCounter(load("det(6)")).fold == "intervals"  # 17 %
     with pytest.raises(OptionError, match="fold must be"):
