@@ -473,6 +473,31 @@ def test_table_script_runs_problem_by_problem_and_resumes(tmp_path, capsys):
     assert "test seeds 0..1" in text and "paper: GNRPA Dual prior" in text
 
 
+def test_factor_table_gives_each_prior_row_its_factor_and_interval():
+    import re
+
+    bench = load_benchmark()
+
+    def rows(label, solved):  # 40 problems, each solved at playout 1,000 or not at all, run to 2,048
+        return [{"row": label, "problem_seed": s, "reached": 1000 if solved(s) else None, "budget": 2048}
+                for s in range(40)]
+
+    groups = [(label, rows(label, solved), 2048, label) for label, solved in (
+        ("Sampling", lambda s: s % 4 == 0), ("Sampling Dual prior", lambda s: s % 2 == 0),
+        ("NRPA", lambda s: True), ("GNRPA Dual prior", lambda s: True))]
+    lines = bench.factor_table(groups).splitlines()
+    assert "1,024" in lines[0] and "2,048" in lines[0] and "4,096" not in lines[0]  # the budgets run, no more
+    sampling = next(x for x in lines if x.startswith("Sampling Dual prior / Sampling"))
+    cells = re.findall(r"(\d+\.\d+) \[(\d+\.\d+), (\d+\.\d+)\]", sampling)
+    assert [c[0] for c in cells] == ["2.00", "2.00"]  # 20 solved with the prior against 10 without
+    assert all(float(low) <= 2.0 <= float(high) < 4.8 for _, low, high in cells)
+    paper = lines[lines.index(sampling) + 1]
+    assert re.findall(r"(\d+\.\d+) (in|OUT)", paper) == [("6.00", "OUT"), ("4.80", "OUT")]  # Table 1: 12/2, 24/5
+    gnrpa = next(x for x in lines if x.startswith("GNRPA Dual prior / NRPA"))
+    assert gnrpa.count("1.00 [1.0, 1.0]") == 2  # every resample: 40 / 40
+    assert bench.factor_table([groups[0], groups[2]]) == ""  # no prior row: no table
+
+
 def test_ablation_runs_on_validation_problems(tmp_path):
     bench = load_benchmark()
     out = str(tmp_path / "ablation")
