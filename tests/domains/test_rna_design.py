@@ -360,3 +360,30 @@ def test_cli_budget_status_learning_and_errors(capsys, tmp_path, monkeypatch):
     assert main(["rna", "--eterna", "1", "--time", "5", "--no-progress"]) == 0
     assert "Eterna100 V2 #1 'Hairpin'" in capsys.readouterr().out
     assert main(["rna", "--eterna", "2", "--no-progress"]) == 2
+
+
+def test_table3_script_keeps_each_level_apart(tmp_path, monkeypatch, capsys):
+    """benchmarks/gnrpa_eterna.py --level: the level is in each row, and a run at another level is not reused."""
+    pytest.importorskip("RNA")
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gnrpa_eterna.py"
+    spec = importlib.util.spec_from_file_location("gnrpa_eterna", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    write_tsv(tmp_path, HEADER + "1\tHairpin\t12\t((((....))))\n2\tTwo\t16\t((((....))))....\n")
+    monkeypatch.setenv(DATA_VARIABLE, str(tmp_path))
+    out = str(tmp_path / "table3")
+    args = ["--methods", "nrpa", "--budget", "2", "--out", out]
+    bench.main(args + ["--level", "1"])
+    rows = [json.loads(line) for line in open(out + ".jsonl")]
+    assert [(r["puzzle"], r["level"]) for r in rows] == [(1, 1), (2, 1)]
+    assert "NRPA/GNRPA level 1," in open(out + ".txt").read()
+    bench.main(args + ["--level", "1"])  # the same runs: nothing new
+    assert len(open(out + ".jsonl").read().splitlines()) == 2
+    bench.main(args)  # level 2, the default: run anew
+    rows = [json.loads(line) for line in open(out + ".jsonl")]
+    assert [(r["puzzle"], r["level"]) for r in rows[2:]] == [(1, 2), (2, 2)]
+    with pytest.raises(SystemExit):
+        bench.main(args + ["--level", "0"])
+    assert "--level must be >= 1" in capsys.readouterr().err
