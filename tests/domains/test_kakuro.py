@@ -369,6 +369,29 @@ def test_sampling_with_the_hints_prior_solves_and_the_checker_agrees():
             assert is_solution(instance, problem.grid(result.best_state))
 
 
+def test_the_benchmarks_omitted_value_prior_rules_out_exactly_the_omitted_values():
+    """benchmarks/gnrpa_kakuro.py's reference row: ratio 0 (beta -inf) where the value is 66 - a hint, 1 (beta 0)
+    elsewhere; sampling with it solves problem 0."""
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gnrpa_kakuro.py"
+    spec = importlib.util.spec_from_file_location("gnrpa_kakuro", path)
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    prior = bench.omitted_prior()
+    instance = generate(seed=0)
+    problem = Kakuro(instance, code="hints")
+    assert set(prior.nb) == set(problem.prior_codes)
+    table = prior.table(problem.prior_code_count, 4.0)
+    for code in list(problem.prior_codes)[::997]:
+        value, _, _, row_hint, col_hint = problem.unpack_prior_code(code)
+        omitted = value in (66 - row_hint, 66 - col_hint)
+        assert prior.count[code] == (0 if omitted else 1) and table[code] == (-np.inf if omitted else 0.0)
+    result = search(problem, "sampling", playouts=1024, target=20.0, prior=prior, seed=search_seed(0))
+    assert result.reached is not None and is_solution(instance, problem.grid(result.best_state))
+
+
 def test_nrpa_solves_a_small_kakuro_that_sampling_does_not():
     instance = generate(6, 7, seed=2)
     problem = Kakuro(instance)

@@ -65,7 +65,12 @@ is the histogram's first bin, zeros included (14,910 vs 15,410, 21,883 vs
 column sums", as Fig. 3's caption says).  So the paper's prior behaves as if
 its "remaining sum" carried the line's hint.  The default stays
 ``remaining`` (DOMAINS.md's reading): no reading of the text reproduces, and
-``hints`` is not what the text says.
+``hints`` is not what the text says.  Knowing the omitted values is enough
+to solve every problem but not in one playout: sampling with an oracle
+prior that rules out exactly each line's omitted value (the benchmark's
+reference row) solves 100/100 at 1,024 in a median of 22 playouts (4 in
+the first); the learned ``hints`` prior, which also learns where values
+are forced, needs 10.
 
 :meth:`Kakuro.coded_playout` is the coded hook of
 :mod:`hornermcts.search.policy` (a Numba kernel).
