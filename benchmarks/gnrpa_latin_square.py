@@ -158,27 +158,23 @@ def baseline_of(label: str) -> str | None:
 
 
 def factor_table(groups: list[tuple[str, list[dict], int, str | None]], resamples: int = 2000) -> str:
-    """Each prior row's factor over its baseline (solved with the prior / solved without) at every budget run,
-    with a 95 % bootstrap interval over the problems (resampled in pairs, seed 0), beside the paper's factor and
-    whether the interval holds it."""
-    by_label = {label: ({r["problem_seed"]: r for r in rows}, budget) for label, rows, budget, _ in groups}
-    rng = np.random.default_rng(0)
+    """Each prior row's factor over its baseline (solved with the prior / solved without) at every budget all rows
+    ran, with a 95 % bootstrap interval over the problems all rows ran (resampled in pairs, seed 0), beside the
+    paper's factor and whether the interval holds it; "" if no prior row has its baseline."""
+    by_label = {label: {r["problem_seed"]: r for r in rows} for label, rows, _, _ in groups}
+    seeds = sorted(set.intersection(*(set(rows) for rows in by_label.values())))  # the problems every row ran
+    budgets = [b for b in BUDGETS if b <= min(budget for _, _, budget, _ in groups)]
+    picks = np.random.default_rng(0).integers(0, len(seeds), size=(resamples, len(seeds)))
     width = max(30, max(len(label) for label, *_ in groups) + 2)
     lines = []
-    for label, rows, budget, paper in groups:
+    for label, _, _, paper in groups:
         base = baseline_of(label)
         if base not in by_label or paper is None:
             continue
-        base_rows, base_budget = by_label[base]
-        seeds = sorted(set(r["problem_seed"] for r in rows) & set(base_rows))
-        budgets = [b for b in BUDGETS if b <= min(budget, base_budget)]
-        mine = {r["problem_seed"]: r for r in rows}
-
-        picks = rng.integers(0, len(seeds), size=(resamples, len(seeds)))
         ours, marks = [], []
         for b in budgets:
             top, bottom = (np.array([t[s]["reached"] is not None and t[s]["reached"] <= b for s in seeds])
-                           for t in (mine, base_rows))
+                           for t in (by_label[label], by_label[base]))
             boot = top[picks].sum(1) / np.maximum(bottom[picks].sum(1), 1)
             low, high = np.percentile(boot, [2.5, 97.5])
             factor = top.sum() / max(bottom.sum(), 1)
