@@ -43,6 +43,7 @@ from hornermcts.domains.circle_packing.construction import harmonic_rank
 from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
 from hornermcts.search import check_problem
+from helpers.benchmarks import load_benchmark
 
 TOL = 1e-6
 
@@ -626,21 +627,10 @@ def test_run_mcts_and_the_cli_on_a_substitute(capsys):
 # the benchmark of Table 6.1
 
 
-def load_benchmark():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "thesis_circles.py"
-    spec = importlib.util.spec_from_file_location("thesis_circles", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_benchmark_table_on_a_tiny_budget(tmp_path):
     import json
 
-    bench = load_benchmark()
+    bench = load_benchmark("thesis_circles")
     out = tmp_path / "rows.jsonl"
     rows = bench.table(0.25, [0, 1], ["small05"], out=out)
     assert [(r["instance"], r["method"], r["seed"]) for r in rows] == [

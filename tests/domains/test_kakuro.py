@@ -28,6 +28,7 @@ from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
 from hornermcts.search import Prior, check_problem, nrpa
 from hornermcts.search.policy import softmax_playout
+from helpers.benchmarks import load_benchmark
 
 SMALL = KakuroInstance((8, 7, 7), (7, 8, 7), 4, [[1, 3, 4], [4, 1, 2], [2, 4, 1]])
 
@@ -372,13 +373,7 @@ def test_sampling_with_the_hints_prior_solves_and_the_checker_agrees():
 def test_the_benchmarks_omitted_value_prior_rules_out_exactly_the_omitted_values():
     """benchmarks/gnrpa_kakuro.py's reference row: ratio 0 (beta -inf) where the value is 66 - a hint, 1 (beta 0)
     elsewhere; sampling with it solves problem 0."""
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gnrpa_kakuro.py"
-    spec = importlib.util.spec_from_file_location("gnrpa_kakuro", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("gnrpa_kakuro")
     prior = bench.omitted_prior()
     instance = generate(seed=0)
     problem = Kakuro(instance, code="hints")

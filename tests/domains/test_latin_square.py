@@ -31,6 +31,7 @@ from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
 from hornermcts.search import Prior, check_problem, nrpa
 from hornermcts.search.policy import softmax_playout
+from helpers.benchmarks import load_benchmark
 
 
 # -- oracles in plain Python ---------------------------------------------------------------------------
@@ -420,23 +421,13 @@ def test_search_seed_is_another_stream():
 
 # -- the Table 1 benchmark script -----------------------------------------------------------------------------
 
-def load_benchmark():
-    import importlib.util
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gnrpa_latin_square.py"
-    spec = importlib.util.spec_from_file_location("gnrpa_latin_square", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
 
 def _outcome(rows):
     return {(r["row"], r["problem_seed"]): (r["reached"], r["playouts"], r["best"], r["budget"]) for r in rows}
 
 
 def test_table_script_runs_problem_by_problem_and_resumes(tmp_path, capsys):
-    bench = load_benchmark()
+    bench = load_benchmark("gnrpa_latin_square")
     out = str(tmp_path / "table")
     args = ["--problems", "2", "--budget", "300", "--training", "20", "--out", out]
     bench.main(args)
@@ -476,7 +467,7 @@ def test_table_script_runs_problem_by_problem_and_resumes(tmp_path, capsys):
 def test_factor_table_gives_each_prior_row_its_factor_and_interval():
     import re
 
-    bench = load_benchmark()
+    bench = load_benchmark("gnrpa_latin_square")
 
     def rows(label, solved):  # 40 problems, each solved at playout 1,000 or not at all, run to 2,048
         return [{"row": label, "problem_seed": s, "reached": 1000 if solved(s) else None, "budget": 2048}
@@ -499,7 +490,7 @@ def test_factor_table_gives_each_prior_row_its_factor_and_interval():
 
 
 def test_ablation_runs_on_validation_problems(tmp_path):
-    bench = load_benchmark()
+    bench = load_benchmark("gnrpa_latin_square")
     out = str(tmp_path / "ablation")
     bench.main(["--ablation", "--temperatures", "2,8", "--problems", "1", "--budget", "50", "--training", "20",
                 "--out", out])
@@ -517,7 +508,7 @@ def test_ablation_runs_on_validation_problems(tmp_path):
 
 
 def test_ablation_nrpa_settings_are_rows_of_their_own(tmp_path):
-    bench = load_benchmark()
+    bench = load_benchmark("gnrpa_latin_square")
     out = str(tmp_path / "nrpa")
     bench.main(["--ablation", "--temperatures", "3", "--nrpa-settings", "1/10/0.5", "--problems", "1", "--budget",
                 "120", "--training", "5", "--out", out])
@@ -535,7 +526,7 @@ def test_ablation_nrpa_settings_are_rows_of_their_own(tmp_path):
 
 
 def test_table_takes_other_nrpa_settings_as_extra_rows(tmp_path):
-    bench = load_benchmark()
+    bench = load_benchmark("gnrpa_latin_square")
     out = str(tmp_path / "table")
     args = ["--problems", "1", "--budget", "80", "--training", "5", "--out", out]
     bench.main(args)

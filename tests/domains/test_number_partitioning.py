@@ -5,12 +5,9 @@ independent enumeration of the whole complete-KK tree.
 """
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import statistics
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -36,6 +33,7 @@ from hornermcts.domains.number_partitioning import (
 from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
 from hornermcts.search import check_problem, mcts
+from helpers.benchmarks import load_benchmark
 
 small_numbers = st.lists(st.integers(1, 2**12), min_size=1, max_size=9)
 wide_numbers = st.lists(st.integers(1, 2**70), min_size=1, max_size=9)
@@ -425,17 +423,9 @@ def test_brute_force_on_wide_numbers_uses_exact_ints():
 
 # -- benchmarks/thesis_partitioning.py ------------------------------------------------------------------------
 
-def load_benchmark():
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "thesis_partitioning.py"
-    spec = importlib.util.spec_from_file_location("thesis_partitioning", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("thesis_partitioning", module)
-    spec.loader.exec_module(module)
-    return module
-
 
 def test_the_table_on_a_tiny_budget(tmp_path):
-    bench = load_benchmark()
+    bench = load_benchmark("thesis_partitioning")
     out = tmp_path / "rows.jsonl"
     rows = bench.table(0.2, [3], ["hard0100"], out=str(out))
     assert [(r["instance"], r["method"], r["seed"]) for r in rows] == [

@@ -35,6 +35,7 @@ from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
 from hornermcts.search import Prior, check_problem, nrpa
 from hornermcts.search.policy import softmax_playout
+from helpers.benchmarks import load_benchmark
 
 HEADER = "id\tname\tlength\tstructure\n"
 
@@ -365,12 +366,7 @@ def test_cli_budget_status_learning_and_errors(capsys, tmp_path, monkeypatch):
 def test_table3_script_keeps_each_level_apart(tmp_path, monkeypatch, capsys):
     """benchmarks/gnrpa_eterna.py --level: the level is in each row, and a run at another level is not reused."""
     pytest.importorskip("RNA")
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "gnrpa_eterna.py"
-    spec = importlib.util.spec_from_file_location("gnrpa_eterna", path)
-    bench = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(bench)
+    bench = load_benchmark("gnrpa_eterna")
     write_tsv(tmp_path, HEADER + "1\tHairpin\t12\t((((....))))\n2\tTwo\t16\t((((....))))....\n")
     monkeypatch.setenv(DATA_VARIABLE, str(tmp_path))
     out = str(tmp_path / "table3")

@@ -23,6 +23,7 @@ from hornermcts.domains.samegame import (
     solve_exhaustive,
     standard_testset,
 )
+from helpers.benchmarks import load_benchmark
 
 # --------------------------------------------------------------------------
 # a pure-Python reference of the rules (the oracle)
@@ -480,19 +481,6 @@ def test_cli_errors_are_one_line_and_non_zero(argv, message, capsys):
 # NRPA: moves coded by colour and group size (SameGameByGroup)
 
 
-def load_nrpa_benchmark():
-    """benchmarks/samegame_nrpa.py (its row check)."""
-    import importlib.util
-    import sys
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "samegame_nrpa.py"
-    spec = importlib.util.spec_from_file_location("samegame_nrpa", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("samegame_nrpa", module)
-    spec.loader.exec_module(module)
-    return module
-
-
 def ref_codes(grid):
     """{(col, row) cell of each legal group, first in scan order: (colour, size)}, from the Python reference."""
     h = len(grid)
@@ -624,7 +612,7 @@ def test_group_coded_samegame_keeps_the_protocol():
 
 
 def test_the_benchmark_row_check_catches_a_wrong_score():
-    bench = load_nrpa_benchmark()
+    bench = load_benchmark("samegame_nrpa")
     board = standard_testset()[0]
     row = bench.play("nrpa", board, 0.3, seed=1, nrpa_level=1, per_level=20)
     row["position"] = 1
@@ -642,7 +630,7 @@ def test_the_benchmark_row_check_catches_a_wrong_score():
 
 
 def test_the_benchmark_plays_each_method_within_its_budget():
-    bench = load_nrpa_benchmark()
+    bench = load_benchmark("samegame_nrpa")
     board = standard_testset()[1]
     for method in ("sp-mcts", "nmcs"):
         row = bench.play(method, board, 0.3, seed=2, nmcs_level=1)

@@ -41,6 +41,7 @@ from hornermcts.cli import main
 from hornermcts.errors import OptionError
 from hornermcts.parse import ParseError
 from hornermcts.search import check_problem
+from helpers.benchmarks import load_benchmark
 
 # the project's stacking data: where HORNERMCTS_STACKING_DATA says, else in the
 # shared/ folder beside the repository; the library itself assumes no folder
@@ -608,21 +609,11 @@ def test_cli(tmp_path, capsys, monkeypatch):
 # the benchmark of Table 5.1
 
 
-def load_benchmark():
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "thesis_stacking.py"
-    spec = importlib.util.spec_from_file_location("thesis_stacking", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @needs_data
 def test_benchmark_table_on_a_tiny_budget(tmp_path, monkeypatch):
     import json
 
-    bench = load_benchmark()
+    bench = load_benchmark("thesis_stacking")
     monkeypatch.setenv("HORNERMCTS_STACKING_DATA", str(DATA))
     out = tmp_path / "rows.jsonl"
     rows = bench.table(0.3, 1, ["40-C"], out=out)

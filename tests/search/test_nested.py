@@ -2,10 +2,8 @@
 from __future__ import annotations
 
 import dataclasses
-import importlib.util
 import itertools
 import math
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -18,20 +16,12 @@ from hornermcts.search.nested import NestedResult, nmcs, nrpa
 from hornermcts.search.policy import Trace, adapt, move_probabilities, problem_bias, softmax_playout
 from hornermcts.search.prior import Prior
 from hornermcts.search.values import Infeasible
+from helpers.benchmarks import load_benchmark
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def load_benchmark():
-    """benchmarks/nested_playouts.py: the coded-hook demo (CodedTour) and the SameGame code wrapper."""
-    spec = importlib.util.spec_from_file_location("nested_playouts", ROOT / "benchmarks" / "nested_playouts.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("nested_playouts", module)  # Numba's cache reloads the kernel's module by name
-    spec.loader.exec_module(module)
-    return module
-
-
-BENCH = load_benchmark()
+BENCH = load_benchmark("nested_playouts")
 
 #: chi-square critical values at p = 0.001 by degrees of freedom
 CHI2_999 = {1: 10.83, 2: 13.82, 3: 16.27, 4: 18.47, 5: 20.52}
