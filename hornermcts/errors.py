@@ -13,7 +13,7 @@ True
 """
 from __future__ import annotations
 
-__all__ = ["HornerMCTSError", "OptionError", "TimeLimitError", "visible"]
+__all__ = ["HornerMCTSError", "OptionError", "TimeLimitError", "LimitError", "visible"]
 
 
 class HornerMCTSError(Exception):
@@ -26,6 +26,15 @@ class OptionError(HornerMCTSError, ValueError):
 
 class TimeLimitError(HornerMCTSError, TimeoutError):
     """The time limit ran out before any answer existed (while reading the input, say where)."""
+
+
+class LimitError(HornerMCTSError):
+    """A size limit was hit (terms an expansion would build, variables, exponents, operations to emit).
+
+    The message names the limit, the size the input asked for, and how to
+    raise the limit or avoid it; nothing was computed wrongly, the work was
+    refused before it could exhaust memory or time.
+    """
 
 
 def visible(text: str) -> str:
