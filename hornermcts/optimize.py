@@ -251,6 +251,8 @@ def prepare_outputs(expr, deadline: Deadline | None = None):
     items = list(expr)
     if not items:
         raise OptionError("no expressions to optimize")
+    if all(isinstance(e, Polynomial) for e in items) and len({(e.symbols, *e.opaque.items()) for e in items}) == 1:
+        return _joined(items)
     # every item as a SymPy expression; text through the safe parser (sympify would run it as Python)
     exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e, deadline=deadline).to_sympy() for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
@@ -262,6 +264,22 @@ def prepare_outputs(expr, deadline: Deadline | None = None):
     joint = Polynomial(tuple(present) + symbols, joint.exponents[:, cols + rest], joint.coefficients,
                        opaque=joint.opaque)
     return _outputs(joint, len(present), [m not in present for m in markers]), joint, len(present)
+
+
+def _joined(polys: list) -> tuple:
+    """:func:`prepare_outputs` of polynomials over the same columns: joined without SymPy (exponent rows stacked)."""
+    zero = [p.n_terms == 0 for p in polys]
+    import sympy
+
+    markers = tuple(sympy.Dummy(f"output{k}") for k in range(len(polys)) if not zero[k])
+    live = [p for p in polys if p.n_terms]
+    blocks = [np.hstack([np.zeros((p.n_terms, len(markers)), dtype=np.int64), p.exponents]) for p in live]
+    for k, block in enumerate(blocks):
+        block[:, k] = 1
+    exponents = np.vstack(blocks) if blocks else np.zeros((0, len(markers) + len(polys[0].symbols)), dtype=np.int64)
+    joint = Polynomial(markers + polys[0].symbols, exponents, [c for p in live for c in p.coefficients],
+                       opaque=polys[0].opaque)
+    return _outputs(joint, len(markers), zero), joint, len(markers)
 
 
 def _outputs(joint: Polynomial, n_markers: int, zero: list) -> list[Polynomial]:

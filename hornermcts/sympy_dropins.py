@@ -28,6 +28,7 @@ import sympy
 
 from .errors import OptionError
 from .opcount import own_operations
+from .expression import optimize_written
 from .optimize import optimize
 from .views import to_expressions
 
@@ -174,6 +175,12 @@ def _tree_count(expr, counts: dict) -> int:
     return counts[expr]
 
 
+def _polynomial(e) -> bool:
+    """True when ``e`` is a polynomial in its symbols as written: sums, products, non-negative integer powers."""
+    return all(a.is_Symbol or a.is_Number and (a.is_Rational or a.is_Float) or a.is_Add or a.is_Mul
+               or a.is_Pow and a.exp.is_Integer and a.exp >= 0 for a in sympy.preorder_traversal(e))
+
+
 def _factor_kind(e) -> int:
     """How a product counts ``e`` as a factor: 0 a sign (free), 1 a divisor (``1/z``), 2 any other factor."""
     if e.is_Number and abs(e) == 1:
@@ -232,20 +239,24 @@ def _written(expr, value: dict, target: dict, counts: dict, evaluate: bool, fail
 
 
 def _uses(trees, temporaries) -> Counter:
-    """How often each temporary is read in ``trees`` (they sit in the sums, products and powers)."""
+    """How often each temporary is read in ``trees`` (in sums, products, powers and pieces' arguments)."""
     uses: Counter = Counter()
     stack = [*trees]
     while stack:
         e = stack.pop()
         if e in temporaries:
             uses[e] += 1
-        elif isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)):
+        elif isinstance(e, sympy.Basic) and not e.is_Atom:  # also inside function arguments and Piecewise
             stack.extend(e.args)
     return uses
 
 
-def _as_sympy_writes_it(result, symbols):
-    """``result.assignments()`` written as :func:`sympy.cse` writes its answer, with the same operations.
+def _as_sympy_writes_it(replacements, outputs, pieces, symbols):
+    """Assignments written as :func:`sympy.cse` writes its answer, with the same operations.
+
+    ``replacements`` and ``outputs`` are assignments whose temporaries are
+    placeholders (Dummy symbols); ``pieces`` the right-hand sides that are
+    opaque pieces (function calls, ``1/z``).
 
     An opaque piece read once (``sqrt(x + y)`` used in one place) is
     written in place, as SymPy replaces only what repeats, unless that
@@ -255,11 +266,8 @@ def _as_sympy_writes_it(result, symbols):
     operations (:func:`_written`); the temporaries left are named from
     ``symbols``, in order.  So the operations are ``result.after``.
     """
-    placeholders = (sympy.Dummy() for _ in itertools.count())
-    replacements, outputs = result.assignments(placeholders)
     temporaries = {t for t, _ in replacements}
     uses = _uses([*(rhs for _, rhs in replacements), *outputs], temporaries)
-    pieces = set(result.dag.opaque.values())
     inline = {t for t, rhs in replacements if uses[t] == 1 and rhs in pieces}
     evaluate = True
     names: list = []
@@ -288,8 +296,9 @@ def _as_sympy_writes_it(result, symbols):
                 value[t], target[t] = name(len(kept)), 0
                 kept.append((value[t], written))
         reduced = [_written(e, value, target, counts, evaluate, failed) for e in outputs]
-        if not failed:
-            return kept, reduced
+        if not failed:  # a piece's arguments may read temporaries (sin(t) with t = x + y): named there too
+            rename = {t: value[t] for t, _ in replacements}
+            return [(s, rhs.xreplace(rename)) for s, rhs in kept], [e.xreplace(rename) for e in reduced]
         blamed = {a for e in failed for a in e.args if a in inline}
         inline -= blamed
         if not blamed:  # not met so far: the assignments as they are, renamed, never fail
@@ -386,8 +395,15 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
             flat.append(item)
     if not all(_optimizable(e) for e in flat) or not any(e.free_symbols for e in flat):
         return _sympy_cse(items[0] if single else items, symbols, optimizations, postprocess, order, ignore, list)
-    result = optimize(flat if len(flat) > 1 else flat[0], **options)
-    replacements, reduced = _as_sympy_writes_it(result, _temporary_symbols(symbols, flat))
+    names = _temporary_symbols(symbols, flat)
+    if all(_polynomial(e) for e in flat):  # one region: the polynomial pipeline as it stands
+        result = optimize(flat if len(flat) > 1 else flat[0], **options)
+        placeholders = (sympy.Dummy() for _ in itertools.count())
+        replacements, reduced = _as_sympy_writes_it(*result.assignments(placeholders),
+                                                    set(result.dag.opaque.values()), names)
+    else:
+        written = optimize_written(flat, **options)
+        replacements, reduced = _as_sympy_writes_it(written.statements, written.outputs, written.calls, names)
     out, k = [], 0
     for shape in shapes:
         if shape is None:

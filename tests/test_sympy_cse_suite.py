@@ -39,14 +39,10 @@ if not SYMPY_TESTS.exists():
     pytest.skip(f"this SymPy ({sympy.__version__}) is installed without its tests", allow_module_level=True)
 
 #: Tests of SymPy's file asserting the form SymPy's own optimization gives, and why ours differs.
-#: Ours keeps a non-polynomial piece (``sqrt(x + y)``, ``sin(...)``, ``Piecewise``, ``Subs``,
-#: ``1/z``) whole: what repeats inside it is not shared with the rest; and it ignores
+#: Since the expression front end (hornermcts.expression) what repeats inside function
+#: arguments, square roots and divisions is shared with the rest; ours still ignores
 #: ``optimizations`` (the Horner + CSE optimization replaces SymPy's).
 SHAPE_ONLY = {
-    "test_cse_single": "x + y inside sqrt(x + y) is not shared with (x + y)**2: "
-                       "([(x0, x + y)], [x0**2 + sqrt(x + y)]) for SymPy's [sqrt(x0) + x0**2]",
-    "test_cse_single2": "the same expression as test_cse_single, given without a list",
-    "test_nested_substitution": "w*x + y inside sqrt(w*x + y) is not shared with (w*x + y)**2",
     "test_subtraction_opt": "asserts the forms of SymPy's sub_pre/sub_post optimizations "
                             "(x0 = (x - y)*(y - z), with exp(-x0)) and that n/x/(-n)**2 - 1/n/x "
                             "cancels to 0; ours ignores optimizations, keeps exp(...) and 1/(...) whole "
@@ -59,15 +55,8 @@ SHAPE_ONLY = {
     "test_issue_4020": "asserts the form of optimizations='basic', x0*(x**3 + x + x0 + 1) with x0 = x**2; "
                        "ours gives the Horner form x**2*(x*(x*(x + 1) + 1) + 1)",
     "test_issue_4203": "x**x inside sin(x**x) is not shared with 1/x**x",
-    "test_dont_cse_tuples": "x + y inside Subs(f(x, y), (x, y), (0, x + y)) is not shared",
     "test_pow_invpow": "x**2 inside sin, cos, exp and 1/x**2 is not shared: ours computes 1/x**2 "
                        "as its own piece where SymPy writes 1/x0 with x0 = x**2",
-    "test_Piecewise": "x*y inside the Piecewise branches is not shared",
-    "test_symbols_exhausted_error": "the repeats SymPy names (x + y, w + y) are inside cos and sin: ours "
-                                    "needs no temporary, so the three names given never run out",
-    "test_issue_13000": "x/(-4*x**2 + y**2) is, to the optimizer, x times the piece 1/(-4*x**2 + y**2): "
-                        "6 operations, which cse's answer must hold, so the piece stays a temporary, "
-                        "([(x0, 1/(-4*x**2 + y**2))], [x*x0]); written x/(...) it would be 5",
     "test_unevaluated_mul": "(x + y)*(x + y) is, to the optimizer, the square of the new variable x + y "
                             "(hornermcts.substitution), used once and so written inline: ([], [(x + y)**2]), "
                             "2 operations as SymPy's ([(x0, x + y)], [x0**2])",

@@ -1,0 +1,94 @@
+"""The optimized units, calls and reciprocals as one list of assignments, in evaluation order.
+
+:func:`assemble` takes the ``sympy.cse``-shaped assignments of the units
+optimized together (their temporaries and one expression per unit) and the
+definitions of the placeholders (``sin(_u3)``, ``1/_u4``), and returns one
+list ``(replacements, outputs)``: every statement after what it reads, a
+unit given a name only where a definition reads it, a placeholder that
+merely renames another symbol replaced by it.  :func:`count` is the
+operations of such a list, each statement once, in FORM's model
+(:func:`~hornermcts.opcount.own_operations`).
+"""
+from __future__ import annotations
+
+import sympy
+
+from ..opcount import OpCount, expression_count
+
+__all__ = ["assemble", "count"]
+
+
+def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]:
+    """``(statements, outputs)`` in evaluation order; the placeholders of ``regions`` keep their Dummy symbols."""
+    read = set()
+    for definition in regions.definitions.values():
+        read |= definition.free_symbols
+    statements: dict = {}
+    for t, rhs in replacements:
+        statements[t] = rhs
+    for k, symbol in enumerate(regions.unit_symbols):
+        if symbol in read:
+            statements[symbol] = unit_exprs[k]
+    for a, definition in regions.definitions.items():
+        statements[regions.atoms[a]] = definition
+    outputs = [_times(c, regions.unit_symbols[k] if regions.unit_symbols[k] in read else unit_exprs[k])
+               for c, k in regions.outputs]
+    # a statement that only names another symbol (a block is its unit) is replaced by it
+    alias = {}
+    for s, rhs in statements.items():
+        if rhs.is_Symbol:
+            alias[s] = rhs
+    def resolve(s):
+        while s in alias:
+            s = alias[s]
+        return s
+    subs = {s: resolve(s) for s in alias}
+    kept = {s: rhs.xreplace(subs) for s, rhs in statements.items() if s not in alias}
+    outputs = [e.xreplace(subs) for e in outputs]
+    # a reciprocal read once is a division where it is read: a*(1/b) costs two operations, a/b one
+    order = _in_order(kept, outputs)
+    reads: dict = {}
+    for e in [rhs for _, rhs in order] + outputs:
+        for s in e.free_symbols:
+            reads[s] = reads.get(s, 0) + 1
+    once = {s: rhs for s, rhs in order if reads.get(s) == 1 and rhs.is_Pow and rhs.exp == -1}
+    if once:
+        order = [(s, rhs.xreplace(once)) for s, rhs in order if s not in once]
+        outputs = [e.xreplace(once) for e in outputs]
+    return order, outputs
+
+
+def _times(c, expr):
+    if c == 1:
+        return expr
+    return sympy.Mul(sympy.sympify(c), expr, evaluate=False) if expr.is_Add else sympy.sympify(c) * expr
+
+
+def _in_order(statements: dict, outputs: list) -> list:
+    """The statements the outputs need, each after the statements it reads (depth first, iterative)."""
+    order: list = []
+    done: set = set()
+    for root in outputs:
+        stack = [(s, False) for s in _sorted(root.free_symbols) if s in statements]
+        while stack:
+            s, ready = stack.pop()
+            if s in done:
+                continue
+            if ready:
+                done.add(s)
+                order.append((s, statements[s]))
+                continue
+            stack.append((s, True))
+            stack.extend((d, False) for d in _sorted(statements[s].free_symbols) if d in statements and d not in done)
+    return order
+
+
+def _sorted(symbols) -> list:
+    """``symbols`` in a fixed order (placeholders by creation), last first: the depth-first walk pops the first."""
+    return sorted(symbols, key=sympy.default_sort_key, reverse=True)
+
+
+def count(statements: list, outputs: list) -> OpCount:
+    """Operations of ``statements`` and ``outputs`` in FORM's model, each statement once (its name is free)."""
+    return sum((expression_count(e) for _, e in statements), OpCount()) + sum(
+        (expression_count(e) for e in outputs), OpCount())

@@ -1,0 +1,127 @@
+"""``optimize_written``: optimize expressions as written, the regions decided by cost.
+
+The stages: :func:`~hornermcts.expression.regions.regions` twice (every
+product of sums kept as written, and every product expanded where it stays
+within :data:`~hornermcts.expression.regions.DEFAULT_EXPAND_LIMIT` terms),
+each scored by the quick Horner + CSE count of its units
+(:func:`hornermcts.optimize.quick_cost`); the cheaper is optimized by
+:func:`hornermcts.optimize` with the caller's options, all units together;
+:func:`~hornermcts.expression.assemble.assemble` writes the assignments.
+``sympy.cse`` of the input is a candidate too, so the result never costs
+more than it.
+
+Examples
+--------
+>>> import sympy
+>>> x, y = sympy.symbols("x y")
+>>> r = optimize_written([sympy.sin(x**2 + y) + sympy.cos(x**2 + y)])
+>>> r.after.total, r.form
+(3, 'as written')
+>>> [rhs for _, rhs in r.statements]
+[x**2 + y, sin(_u0), cos(_u0)]
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import sympy
+
+from ..errors import LimitError
+from ..opcount import OpCount, expression_count
+from .assemble import assemble, count
+from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
+
+__all__ = ["WrittenResult", "optimize_written"]
+
+
+@dataclass(frozen=True)
+class WrittenResult:
+    """What :func:`optimize_written` found.
+
+    Attributes
+    ----------
+    statements : list of (sympy.Symbol, sympy.Expr)
+        Assignments in evaluation order (the ``sympy.cse`` shape); the
+        temporaries are ``Dummy`` symbols, named by the caller.
+    outputs : list of sympy.Expr
+        One per input expression.
+    before, after : OpCount
+        Operations as written (each distinct subtree once, as ``sympy.cse``'s
+        basic sharing would) and of ``statements`` + ``outputs``.
+    form : str
+        ``"as written"`` (products of sums kept), ``"expanded"`` (products
+        expanded where they stay small) or ``"sympy.cse"`` (SymPy's own
+        answer was cheaper).
+    calls : set
+        The statements' right-hand sides, which a writer may put in place
+        where they are read once (as ``sympy.cse`` names only what repeats).
+    seconds : float
+        Wall time of the call.
+    """
+
+    statements: list
+    outputs: list
+    before: OpCount
+    after: OpCount
+    form: str
+    calls: set = field(default_factory=set)
+    seconds: float = 0.0
+    result: object = field(default=None, repr=False, compare=False)
+
+
+def _candidates(exprs) -> list:
+    """``[(name, Regions)]``: products of sums as written, and expanded where they stay small."""
+    out = [("as written", regions(exprs, expand_limit=1))]
+    try:
+        expanded = regions(exprs, expand_limit=DEFAULT_EXPAND_LIMIT)
+    except LimitError:
+        return out
+    if expanded.n_terms != out[0][1].n_terms or len(expanded.units) != len(out[0][1].units):
+        out.append(("expanded", expanded))
+    return out
+
+
+def _quick_cost(r: Regions) -> int:
+    """The quick Horner + CSE count of the units together, plus the divisions."""
+    from ..optimize import prepare_outputs, quick_cost
+
+    _, joint, n_markers = prepare_outputs(r.polynomials())
+    divisions = sum(1 for d in r.definitions.values() if d.is_Pow and d.exp == -1)
+    return quick_cost(joint, fixed=tuple(range(n_markers))) + divisions
+
+
+def _sympy_cse(exprs) -> tuple[list, list]:
+    names = (sympy.Dummy() for _ in iter(int, 1))
+    return sympy.cse(exprs, symbols=names)
+
+
+def optimize_written(exprs, options=None, **changes) -> WrittenResult:
+    """Optimize SymPy expressions as written (see the module docstring); ``options`` as :func:`hornermcts.optimize`.
+
+    Parameters
+    ----------
+    exprs : list of sympy.Expr
+    options : Options, optional
+    **changes
+        Options by name (``preset``, ``seed``, ``time_limit`` ...).
+    """
+    from ..optimize import optimize
+
+    clock = time.perf_counter()
+    exprs = [sympy.sympify(e) for e in exprs]
+    candidates = _candidates(exprs)
+    name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
+    units = chosen.polynomials()
+    result = optimize(units if len(units) > 1 else units[0], options, **changes)
+    placeholders = (sympy.Dummy() for _ in iter(int, 1))
+    replacements, unit_exprs = result.assignments(placeholders)
+    statements, outputs = assemble(chosen, replacements, unit_exprs)
+    after = count(statements, outputs)
+    own = _sympy_cse(exprs)
+    own_count = count(*own)
+    if own_count.total < after.total:
+        statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
+    calls = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats: a writer may put these in place
+    before = sum((expression_count(e) for e in exprs), OpCount())
+    return WrittenResult(statements, outputs, before, after, name, calls, time.perf_counter() - clock, result)
