@@ -120,14 +120,18 @@ def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
         coefficient = _mix(_coefficient_codes(poly))
         powers = [_mix(c[p].astype(np.uint64)) for c, p in zip(columns, present)]
 
+        # every (term, column) incidence at once: the sums wrap modulo 2^64, so their order does not matter
+        rows = np.concatenate(present) if n_vars else np.zeros(0, dtype=index)
+        cols = np.repeat(np.arange(n_vars), counts)
+        codes = np.concatenate(powers) if n_vars else np.zeros(0, dtype=np.uint64)
+
         def refine(colour: np.ndarray) -> np.ndarray:
             for _ in range(ROUNDS + 1):
                 term = coefficient.copy()  # each term: its coefficient and the multiset of (column colour, exponent)
-                for j in range(n_vars):
-                    term[present[j]] += _mix(powers[j] ^ colour[j])
-                colour = np.array([colour[j] + _mix(term[present[j]] ^ powers[j]).sum(dtype=np.uint64)
-                                   for j in range(n_vars)], dtype=np.uint64)
-                colour = _mix(colour)
+                np.add.at(term, rows, _mix(codes ^ colour[cols]))
+                sums = np.zeros(n_vars, dtype=np.uint64)
+                np.add.at(sums, cols, _mix(term[rows] ^ codes))
+                colour = _mix(colour + sums)
             return colour
 
         colour = np.zeros(n_vars, dtype=np.uint64)

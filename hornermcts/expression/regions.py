@@ -91,6 +91,8 @@ def _number(e):
 
 
 def _divide(c, lead):
+    if lead == 1:
+        return c
     if isinstance(c, (int, Fraction)) and isinstance(lead, (int, Fraction)):
         q = Fraction(c) / lead
         return int(q) if q.denominator == 1 else q
@@ -125,6 +127,7 @@ class Regions:
     units: list = field(default_factory=list)
     unit_symbols: list = field(default_factory=list)
     outputs: list = field(default_factory=list)
+    _polynomials: list | None = field(default=None, repr=False, compare=False)
 
     @property
     def n_terms(self) -> int:
@@ -143,6 +146,8 @@ class Regions:
 
         from ..polynomial import Polynomial
 
+        if self._polynomials is not None:
+            return self._polynomials
         out = []
         for unit in self.units:
             exponents = np.zeros((len(unit), len(self.atoms)), dtype=np.int64)
@@ -150,6 +155,7 @@ class Regions:
                 for a, e in monomial:
                     exponents[row, a] = e
             out.append(Polynomial(self.atoms, exponents, list(unit.values())))
+        self._polynomials = out
         return out
 
     def inlined(self) -> list:
@@ -208,6 +214,7 @@ class _Walk:
         self.atom_ids: dict = {}
         self.unit_ids: dict = {}
         self.form: dict = {}  # SymPy node -> its sparse polynomial over atoms
+        self.terms = 0  # of all units so far
 
     def atom(self, key, symbol=None, definition=None) -> int:
         found = self.atom_ids.get(key)
@@ -221,11 +228,10 @@ class _Walk:
 
     def unit(self, poly: dict) -> tuple:
         """``(lead, unit id)``: ``poly`` is ``lead`` times the unit (made canonical: its first coefficient 1)."""
-        items = sorted(poly.items(), key=lambda item: item[0])
-        lead = items[0][1] if items else 1
+        lead = poly[min(poly)] if poly else 1
         if not isinstance(lead, (int, Fraction)):
             lead = 1
-        canon = {m: _divide(c, lead) for m, c in items}
+        canon = {m: _divide(c, lead) for m, c in poly.items()}
         key = frozenset(canon.items())
         found = self.unit_ids.get(key)
         if found is None:
@@ -233,9 +239,10 @@ class _Walk:
             self.unit_ids[key] = found
             self.out.units.append(canon)
             self.out.unit_symbols.append(sympy.Dummy(f"u{found}"))
-            if self.out.n_terms > self.term_budget:
-                raise LimitError(f"the expression's regions reached {self.out.n_terms} terms, over the budget of "
-                                 f"{self.term_budget}")
+            self.terms += len(canon)
+            if self.terms > self.term_budget:
+                raise LimitError(f"the expression's regions reached {self.terms} terms, over the budget of "
+                                 f"{self.term_budget} (64 per operation as written)")
         return lead, found
 
     def operand(self, e) -> tuple:

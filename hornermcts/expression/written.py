@@ -32,7 +32,17 @@ from ..opcount import OpCount, expression_count
 from .assemble import assemble, count
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
-__all__ = ["WrittenResult", "optimize_written"]
+__all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS"]
+
+#: The regions are small polynomials in many atoms: the order search converges within a few hundred orders
+#: (gait2d row 10: 396, 395, 395 operations at 1000, 300, 100 orders per search; the pendulum Jacobian 230 at
+#: each), so unless the caller sets ``iterations`` the searches score at most this many, and annealing runs
+#: ``repeats`` times, not once more per 10 atoms.
+REGION_ITERATIONS = 200
+
+#: The expanded candidate is given up when its regions reach this many times the terms of the regions as
+#: written (the pendulum sets expand to 1.2-1.4 times and pay; gait2d row 10 to 6 times, and loses 2 to 1).
+EXPANSION_GROWTH = 4
 
 
 @dataclass(frozen=True)
@@ -73,8 +83,9 @@ class WrittenResult:
 def _candidates(exprs) -> list:
     """``[(name, Regions)]``: products of sums as written, and expanded where they stay small."""
     out = [("as written", regions(exprs, expand_limit=1))]
-    try:
-        expanded = regions(exprs, expand_limit=DEFAULT_EXPAND_LIMIT)
+    try:  # an expansion to many times the terms as written does not pay: stopped when it gets there
+        budget = EXPANSION_GROWTH * max(out[0][1].n_terms, 64)
+        expanded = regions(exprs, expand_limit=min(DEFAULT_EXPAND_LIMIT, budget), term_budget=budget)
     except LimitError:
         return out
     if expanded.n_terms != out[0][1].n_terms or len(expanded.units) != len(out[0][1].units):
@@ -89,6 +100,17 @@ def _quick_cost(r: Regions) -> int:
     _, joint, n_markers = prepare_outputs(r.polynomials())
     divisions = sum(1 for d in r.definitions.values() if d.is_Pow and d.exp == -1)
     return quick_cost(joint, fixed=tuple(range(n_markers))) + divisions
+
+
+def _region_options(options, changes: dict):
+    """The caller's options, with the search effort of :data:`REGION_ITERATIONS` unless ``iterations`` was set."""
+    from ..options import make
+
+    chosen = make(options, **changes)
+    if "iterations" in changes or (options is not None and options.iterations != make(None).iterations) \
+            or chosen.iterations is None:
+        return chosen
+    return chosen.replace(iterations=min(chosen.iterations, REGION_ITERATIONS), variables_per_restart=10**6)
 
 
 def _sympy_cse(exprs) -> tuple[list, list]:
@@ -113,7 +135,7 @@ def optimize_written(exprs, options=None, **changes) -> WrittenResult:
     candidates = _candidates(exprs)
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
-    result = optimize(units if len(units) > 1 else units[0], options, **changes)
+    result = optimize(units if len(units) > 1 else units[0], _region_options(options, changes))
     placeholders = (sympy.Dummy() for _ in iter(int, 1))
     replacements, unit_exprs = result.assignments(placeholders)
     statements, outputs = assemble(chosen, replacements, unit_exprs)
