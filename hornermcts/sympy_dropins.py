@@ -27,12 +27,19 @@ from collections.abc import Iterable, Iterator
 import sympy
 
 from .errors import OptionError
-from .opcount import own_operations
+from .expression.assemble import count
+from .opcount import expression_count, own_operations
 from .expression import optimize_written
 from .optimize import optimize
 from .views import to_expressions
 
-__all__ = ["horner", "simplify", "cse"]
+__all__ = ["horner", "simplify", "cse", "SYMPY_CSE_UP_TO"]
+
+#: Polynomial inputs of at most this many operations as written are also given to ``sympy.cse``, whose answer
+#: is kept where it is cheaper (``[w*y + w + x + y + z, w*x*y]``: 6 operations against the Horner form's 7);
+#: there it takes milliseconds, while on large expanded polynomials ours is far ahead (HEP(sigma): 1041
+#: against 27017) and sympy.cse takes seconds.  Expressions with pieces always are (``optimize_written``).
+SYMPY_CSE_UP_TO = 500
 
 
 def horner(expr, **options):
@@ -399,11 +406,16 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     if all(_polynomial(e) for e in flat):  # one region: the polynomial pipeline as it stands
         result = optimize(flat if len(flat) > 1 else flat[0], **options)
         placeholders = (sympy.Dummy() for _ in itertools.count())
-        replacements, reduced = _as_sympy_writes_it(*result.assignments(placeholders),
-                                                    set(result.dag.opaque.values()), names)
+        statements, outputs = result.assignments(placeholders)
+        pieces = set(result.dag.opaque.values())
+        if sum(expression_count(e).total for e in flat) <= SYMPY_CSE_UP_TO:  # never more than sympy.cse
+            theirs = sympy.cse(flat, symbols=(sympy.Dummy() for _ in itertools.count()))
+            if count(*theirs).total < result.after.total:
+                (statements, outputs), pieces = theirs, set()
     else:
         written = optimize_written(flat, **options)
-        replacements, reduced = _as_sympy_writes_it(written.statements, written.outputs, written.calls, names)
+        statements, outputs, pieces = written.statements, written.outputs, written.calls
+    replacements, reduced = _as_sympy_writes_it(statements, outputs, pieces, names)
     out, k = [], 0
     for shape in shapes:
         if shape is None:

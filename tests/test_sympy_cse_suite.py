@@ -33,6 +33,7 @@ import sympy
 import sympy.testing.pytest as sympy_pytest
 
 import hornermcts
+from helpers.emitted_ops import count_sympy, total
 
 SYMPY_TESTS = Path(sympy.__file__).parent / "simplify" / "tests" / "test_cse.py"
 if not SYMPY_TESTS.exists():
@@ -198,6 +199,11 @@ def check_exact(call: Call, cse=OURS):
     assert len(reduced) == len(expected), call
     for got, want in zip(reduced, expected):
         assert equal(substituted_back(got, replacements), want), (call, replacements, got, want)
+    if all(isinstance(e, sympy.Expr) for e in expected):  # never more operations than sympy.cse's answer
+        theirs = sympy.cse(**call.replay(exprs=given, postprocess=None, list=True))
+        ours_count = total(count_sympy(replacements, [sympy.sympify(e) for e in reduced]))
+        assert ours_count <= total(count_sympy(theirs[0], [sympy.sympify(e) for e in theirs[1]])), (call, replacements,
+                                                                                          reduced, theirs)
 
 
 @pytest.mark.parametrize("name", NAMES)

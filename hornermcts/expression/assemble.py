@@ -52,9 +52,9 @@ def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]
         for s in e.free_symbols:
             reads[s] = reads.get(s, 0) + 1
     once = {s: rhs for s, rhs in order if reads.get(s) == 1 and rhs.is_Pow and rhs.exp == -1}
-    if once:
-        order = [(s, rhs.xreplace(once)) for s, rhs in order if s not in once]
+    if once:  # SymPy may cancel what is put in place (u*(1/u)): what no output reads any more is dropped
         outputs = [e.xreplace(once) for e in outputs]
+        order = _in_order({s: rhs.xreplace(once) for s, rhs in order if s not in once}, outputs)
     return order, outputs
 
 
