@@ -55,15 +55,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "(double-double, doubles in and out, ~1e-16 relative error) for C/Python/NumPy")
 
 
-def _read(path: str, deadline=None):
+def _read(path: str, deadline=None, max_terms=None):
     """The polynomial in ``path`` (``-``: standard input), and the name its ``NAME =`` header gives it, if any."""
     from .parse import from_text, read_file
     from .parse.text import expression_name
 
     if path == "-":
         text = sys.stdin.read()
-        return from_text(text, name="<stdin>", deadline=deadline), expression_name(text.split("\n"), "<stdin>")
-    poly = read_file(path, deadline=deadline)
+        return (from_text(text, name="<stdin>", deadline=deadline, max_terms=max_terms),
+                expression_name(text.split("\n"), "<stdin>"))
+    poly = read_file(path, deadline=deadline, max_terms=max_terms)
     with open(path, encoding="utf-8-sig", errors="replace") as fh:  # read_file has checked the bytes
         return poly, expression_name(fh, path)
 
@@ -149,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
         if line is not None:
             line(f"reading {'standard input' if args.file == '-' else args.file} ...")
         reading = time.perf_counter()
-        poly, name = _read(args.file, deadline)
+        poly, name = _read(args.file, deadline, options.max_terms)
         reading = time.perf_counter() - reading
         if line is not None:
             _prepare_kernels(poly, line)

@@ -229,12 +229,12 @@ def _is_many(expr) -> bool:
     return isinstance(expr, (list, tuple, sympy.MatrixBase))
 
 
-def prepare_outputs(expr, deadline: Deadline | None = None):
+def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | None = None):
     """``(polys, joint, n_markers)`` for one expression or several.
 
     One expression: ``([poly], poly, 0)``.  ``deadline`` bounds the reading
-    of text and files.  Several (a list, tuple or Matrix):
-    they are parsed together (shared symbols and opaque pieces) as
+    of text and files, ``max_terms`` its expansions (:mod:`hornermcts.parse.budget`).
+    Several (a list, tuple or Matrix): they are parsed together (shared symbols and opaque pieces) as
     ``sum_k m_k * expr_k`` with fresh marker variables ``m_k`` in the first
     columns of ``joint``; ``polys`` are the outputs over the other columns.
     A Horner scheme of ``joint`` with the markers outermost contains each
@@ -246,7 +246,7 @@ def prepare_outputs(expr, deadline: Deadline | None = None):
     from .parse import as_polynomial, from_sympy
 
     if not _is_many(expr):
-        poly = as_polynomial(expr, deadline=deadline)
+        poly = as_polynomial(expr, deadline=deadline, max_terms=max_terms)
         return [poly], poly, 0
     items = list(expr)
     if not items:
@@ -254,9 +254,10 @@ def prepare_outputs(expr, deadline: Deadline | None = None):
     if all(isinstance(e, Polynomial) for e in items) and len({(e.symbols, *e.opaque.items()) for e in items}) == 1:
         return _joined(items)
     # every item as a SymPy expression; text through the safe parser (sympify would run it as Python)
-    exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e, deadline=deadline).to_sympy() for e in items]
+    exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e, deadline=deadline, max_terms=max_terms).to_sympy()
+             for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
-    joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]))
+    joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]), max_terms=max_terms)
     present = [m for m in markers if m in joint.symbols]  # a zero output has no marker column
     cols = [joint.symbols.index(m) for m in present]
     rest = [j for j in range(joint.n_vars) if j not in cols]
@@ -349,7 +350,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     if options.seed is None:  # draw it now and record it: the run can be repeated
         options = options.replace(seed=seed_value(None))
     deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
-    polys, joint, n_markers = prepare_outputs(expr, deadline)  # text and files: reading is timed too
+    polys, joint, n_markers = prepare_outputs(expr, deadline, options.max_terms)  # reading is timed and budgeted
     split = factorization(polys[0], deadline) if options.factor and n_markers == 0 else None
     if split is None:
         factors: tuple = ()

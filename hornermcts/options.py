@@ -31,7 +31,8 @@ from typing import Any, Callable
 from .errors import OptionError
 from .search.arguments import finite, integer, seconds
 
-__all__ = ["Options", "PRESETS", "STAGES", "SCHEDULES", "DIRECTIONS", "add_arguments", "from_arguments"]
+__all__ = ["Options", "PRESETS", "STAGES", "SCHEDULES", "DIRECTIONS", "MAX_TERMS", "add_arguments",
+           "from_arguments"]
 
 #: The stages a preset can list, in the order they run: the order searches
 #: (MCTS, simulated annealing), then the greedy step on the best candidates.
@@ -55,6 +56,13 @@ SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"
 
 #: Directions of the Horner-scheme construction MCTS can search ("both" runs the two).
 DIRECTIONS = ("forward", "backward", "both")
+
+#: Default of ``max_terms``: the most terms one expansion of the input (a
+#: product or a power of sums) may build while it is read
+#: (:mod:`hornermcts.parse.budget`).  About 1 GB of sparse terms; res(8,6)
+#: has 114,080 terms, ``(a0+...+a19)^3*(b0+...+b19)^2`` expands to 323,401
+#: in 4.5 s.
+MAX_TERMS = 1_000_000
 
 
 def _option(default: Any, help: str, *, flag: str | None = None, choices=None, cli: bool = True,
@@ -117,6 +125,13 @@ class Options:
         result so far is returned (also on Ctrl-C).  What must run for any
         answer (reading the input, one Horner DAG) runs to its end, so a
         limit shorter than that is exceeded by it.
+    max_terms : int, default :data:`MAX_TERMS` (1,000,000)
+        The most terms expanding a product or power of sums in the input may
+        build while it is read (:mod:`hornermcts.parse.budget`): a product
+        predicted or found to build more, or a reading that multiplies more
+        than 5 monomials per term of it, is refused with a
+        :class:`~hornermcts.errors.LimitError` naming the line, before it
+        can exhaust memory.  Inputs given as a ``Polynomial`` are not read.
     greedy : bool or None
         Override the preset: ``False`` keeps Horner + CSE only (the setting
         of the SA-UCT paper's experiments), ``True`` adds the greedy step.
@@ -162,6 +177,7 @@ class Options:
                                   "the result does not depend on it")
     seed: int | None = _option(0, "random seed: the same result every run; another seed, another search")
     time_limit: float | None = _option(None, "seconds for the whole run; the best so far is kept", metavar="SECONDS")
+    max_terms: int = _option(MAX_TERMS, "most terms expanding a product or power of the input may build")
     greedy: bool | None = _option(None, "greedy step", cli=False)
     factor: bool = _option(True, "factor the input first and optimize its factors", cli=False)
     substitute: bool = _option(True, "look for sums and differences of the variables that shorten the input",
@@ -185,6 +201,7 @@ class Options:
                 raise OptionError(f"{name} must be True or False, not {getattr(self, name)!r}")
         integer("iterations", self.iterations, minimum=0, optional=True)
         seconds("time_limit", self.time_limit)
+        integer("max_terms", self.max_terms, minimum=1)
         if self.iterations is None and self.time_limit is None:
             raise OptionError("give iterations, time_limit or both")
         finite("cp", self.cp, minimum=0)

@@ -19,7 +19,8 @@ as_polynomial(obj, symbols=None)
     Dispatch on the type of ``obj``.
 
 The modules of this package: ``errors`` (:class:`ParseError`), ``sparse``
-(the sparse dict every reader builds, and its arithmetic), ``builder`` (the
+(the sparse dict every reader builds, and its arithmetic), ``budget`` (the
+terms and time its expansions may take), ``builder`` (the
 columns and the placeholder rules: SymPy -> sparse dict -> Polynomial),
 ``sympy_input`` (:func:`from_sympy`, :func:`from_poly`), ``text`` (the
 tokenizer and parser of FORM/SymPy text, :func:`from_text`), ``files``
@@ -108,11 +109,13 @@ def _reorder(poly: Polynomial, symbols: Sequence[sympy.Symbol]) -> Polynomial:
     return Polynomial(order, exps, poly.coefficients, opaque=poly.opaque)
 
 
-def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadline=None) -> Polynomial:
+def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadline=None,
+                  max_terms: int | None = None) -> Polynomial:
     """Convert anything hornermcts accepts as input to a :class:`Polynomial`.
 
     ``deadline`` (a :class:`~hornermcts.deadline.Deadline`) bounds the
-    reading of text and files (:func:`from_text`).
+    reading of text and files (:func:`from_text`); ``max_terms`` the terms
+    expanding products and powers may build (:mod:`hornermcts.parse.budget`).
 
     ========================================  ============================
     ``obj``                                   converted by
@@ -150,10 +153,10 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadlin
     if isinstance(obj, Polynomial):
         return obj if symbols is None else _reorder(obj, symbols)
     if isinstance(obj, (sympy.Poly, PolyElement)):
-        return from_poly(obj, symbols)
+        return from_poly(obj, symbols, max_terms=max_terms)
     if isinstance(obj, str):
         try:
-            return from_text(obj, symbols=symbols, deadline=deadline)
+            return from_text(obj, symbols=symbols, deadline=deadline, max_terms=max_terms)
         except ParseError as err:
             if os.path.exists(obj) or re.fullmatch(r"[\w.~/\\-]*\.\w+", obj.strip()):
                 raise ParseError(f"{err.reason} (a str is expression text; if {obj.strip()!r} is a file, pass "
@@ -161,11 +164,11 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadlin
                                  filename=err.filename, lineno=err.lineno, col=err.col, text=err.text) from None
             raise
     if isinstance(obj, os.PathLike):
-        return read_file(obj, symbols=symbols, deadline=deadline)
+        return read_file(obj, symbols=symbols, deadline=deadline, max_terms=max_terms)
     if isinstance(obj, sympy.Expr) and not getattr(obj, "is_Matrix", False):
-        return from_sympy(obj, symbols)
+        return from_sympy(obj, symbols, max_terms=max_terms)
     if isinstance(obj, (int, Fraction, float, numbers.Number)) and not isinstance(obj, bool):
-        return from_sympy(obj, symbols)
+        return from_sympy(obj, symbols, max_terms=max_terms)
     if isinstance(obj, Boolean):
         raise TypeError(
             f"as_polynomial: {obj} is a {type(obj).__name__} (a relation or logical expression), not a polynomial; "

@@ -21,6 +21,7 @@ from sympy.core.sorting import default_sort_key
 
 from ..coefficients import is_finite, product, to_number
 from ..polynomial import Polynomial
+from .budget import Budget
 from .sparse import Term, poly_pow
 
 __all__ = ["Builder", "not_finite_message"]
@@ -34,9 +35,13 @@ class Builder:
 
     ``from_sympy``, ``from_poly`` and the text parser all go through one
     builder, so the placeholder rules live in one place: :meth:`convert`.
+    Products and powers of sums are expanded under ``budget`` (a
+    :class:`~hornermcts.parse.budget.Budget`; by default one of
+    :data:`~hornermcts.parse.budget.MAX_TERMS` terms, no deadline).
     """
 
-    def __init__(self, symbols: Sequence | None = None, *, strict: bool = False):
+    def __init__(self, symbols: Sequence | None = None, *, strict: bool = False, budget: Budget | None = None):
+        self.budget = Budget(where=lambda: "the SymPy expression") if budget is None else budget
         self.keys: list = []  # Symbol for a variable, the piece for an opaque column
         self.is_opaque: list[bool] = []
         self.index: dict = {}  # key -> column
@@ -103,7 +108,7 @@ class Builder:
         return acc
 
     def add_term(self, acc: dict, term) -> None:
-        term_ = Term()
+        term_ = Term(self.budget)
         ex = term_.ex
         index = self.index
         if term.is_Mul:
@@ -151,7 +156,7 @@ class Builder:
             if e.is_Integer:
                 n = int(e.p)
                 if n >= 0:
-                    return poly_pow(self.factor(b, term), n)
+                    return poly_pow(self.factor(b, term), n, self.budget)
                 return self._root_piece(b, _S.NegativeOne, -n, term)
             if e.is_Rational:
                 p, q = int(e.p), int(e.q)
@@ -169,7 +174,7 @@ class Builder:
         if key.is_Pow and key.exp == unit and key.base == base:
             return {((self.piece(key), n),): 1}
         # SymPy simplified the piece (1/(2*x) -> 1/2 * 1/x, 4**(1/2) -> 2): use that form
-        return poly_pow(self.factor(key, term), n)
+        return poly_pow(self.factor(key, term), n, self.budget)
 
     def _opaque(self, f) -> dict:
         return {((self.piece(f), 1),): 1}

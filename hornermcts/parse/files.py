@@ -29,7 +29,8 @@ def _file_lines(fh, filename: str) -> Iterator[str]:
         yield line
 
 
-def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=None) -> Polynomial:
+def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=None,
+              max_terms: int | None = None) -> Polynomial:
     """Parse a file in FORM or SymPy syntax (see :func:`from_text`), streaming.
 
     The file is read line by line and parsed one top-level summand at a time
@@ -44,6 +45,8 @@ def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=N
         Column order, as in :func:`from_sympy`.
     deadline : Deadline, optional
         Bounds the time, as in :func:`from_text`.
+    max_terms : int, optional
+        Bounds the expansions, as in :func:`from_text`.
 
     Raises
     ------
@@ -65,4 +68,4 @@ def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=N
     if isinstance(filename, bytes):
         filename = os.fsdecode(filename)
     with open(path, "rb") as fh:
-        return parse_lines(_file_lines(fh, filename), filename, symbols, deadline)
+        return parse_lines(_file_lines(fh, filename), filename, symbols, deadline, max_terms)

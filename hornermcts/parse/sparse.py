@@ -36,26 +36,35 @@ def mono_mul(a: tuple, b: tuple) -> tuple:
     return tuple(sorted(d.items()))
 
 
-def poly_mul(p: dict, q: dict) -> dict:
-    """The product of two sparse dicts (terms that cancel are dropped)."""
+def poly_mul(p: dict, q: dict, budget=None) -> dict:
+    """The product of two sparse dicts (terms that cancel are dropped).
+
+    ``budget`` (a :class:`~hornermcts.parse.budget.Budget`) is charged row by
+    row: past its limits or its deadline the product stops with its error.
+    """
     out: dict = {}
+    get = out.get
     for m1, c1 in p.items():
         for m2, c2 in q.items():
             m = mono_mul(m1, m2)
-            out[m] = out.get(m, 0) + product(c1, c2)
+            out[m] = get(m, 0) + product(c1, c2)
+        if budget is not None:
+            budget.spend(len(q), len(out))
     return {m: c for m, c in out.items() if c}
 
 
-def poly_pow(p: dict, n: int) -> dict:
-    """``p**n`` for an integer ``n >= 0``."""
+def poly_pow(p: dict, n: int, budget=None) -> dict:
+    """``p**n`` for an integer ``n >= 0`` (refused first if ``budget`` predicts too many terms)."""
     if n == 0:
         return {(): 1}
     if len(p) == 1:
         ((m, c),) = p.items()
         return {tuple((i, e * n) for i, e in m): c**n}
+    if budget is not None:
+        budget.power(p, n)
     result = p
     for _ in range(n - 1):  # sparse bases: repeated multiplication beats squaring
-        result = poly_mul(result, p)
+        result = poly_mul(result, p, budget)
     return result
 
 
@@ -69,14 +78,19 @@ def constant(p: dict):
 
 
 class Term:
-    """A product being built: coefficient * monomial (as a dict) * rest."""
+    """A product being built: coefficient * monomial (as a dict) * the other factors (sums).
 
-    __slots__ = ("coef", "ex", "rest")
+    The factors that are sums are kept until :meth:`add_to`, which predicts
+    the terms of their whole product (``budget``) before expanding it.
+    """
 
-    def __init__(self):
+    __slots__ = ("coef", "ex", "rest", "budget")
+
+    def __init__(self, budget=None):
         self.coef = 1
         self.ex: dict[int, int] = {}
-        self.rest: dict | None = None
+        self.rest: list[dict] = []
+        self.budget = budget
 
     def times(self, p: dict) -> None:
         if len(p) == 1:
@@ -88,17 +102,23 @@ class Term:
         elif not p:
             self.coef = 0
         else:
-            self.rest = p if self.rest is None else poly_mul(self.rest, p)
+            self.rest.append(p)
 
     def add_to(self, acc: dict) -> None:
         coef = self.coef
         if not coef:
             return
         mono = tuple(sorted(self.ex.items()))
-        if self.rest is None:
+        if not self.rest:
             old = acc.get(mono)
             acc[mono] = coef if old is None else old + coef
-        else:
-            for m, c in self.rest.items():
-                mm = mono_mul(mono, m)
-                acc[mm] = acc.get(mm, 0) + product(coef, c)
+            return
+        budget = self.budget
+        if budget is not None and len(self.rest) > 1:
+            budget.product(self.rest)
+        rest = self.rest[0]
+        for p in self.rest[1:]:
+            rest = poly_mul(rest, p, budget)
+        for m, c in rest.items():
+            mm = mono_mul(mono, m)
+            acc[mm] = acc.get(mm, 0) + product(coef, c)

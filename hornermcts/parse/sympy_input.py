@@ -14,6 +14,7 @@ from sympy.polys.rings import PolyElement
 
 from ..coefficients import is_finite, to_number, to_python
 from ..polynomial import Polynomial
+from .budget import Budget
 from .builder import Builder, not_finite_message
 from .sparse import Term, poly_pow
 
@@ -46,13 +47,16 @@ def _check_expr(expr, caller: str):
     raise TypeError(f"{caller}: cannot convert {type(expr).__name__} {expr!r:.60} to a polynomial")
 
 
-def from_sympy(expr, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
+def from_sympy(expr, symbols: Sequence[sympy.Symbol] | None = None, *, max_terms: int | None = None) -> Polynomial:
     """Convert a SymPy expression that is a polynomial in its free symbols.
 
     Sums are walked through ``.args`` (an ``Add`` of 10^5 terms takes a fraction
     of a second, with no recursion per term); products and integer powers of
     sums are expanded exactly with sparse dict arithmetic, never with
-    ``sympy.expand``.  Non-polynomial pieces and non-numeric constants become
+    ``sympy.expand``, under a budget of ``max_terms`` terms (default
+    :data:`~hornermcts.parse.budget.MAX_TERMS`; beyond it a
+    :class:`~hornermcts.errors.LimitError`, see
+    :class:`~hornermcts.parse.budget.Budget`).  Non-polynomial pieces and non-numeric constants become
     opaque placeholders (see the module docstring for the rules), so
     ``from_sympy(e).to_sympy()`` always equals ``e`` after expansion.
 
@@ -103,12 +107,12 @@ def from_sympy(expr, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomia
     if isinstance(expr, sympy.Poly):
         return from_poly(expr, symbols)
     expr = _check_expr(expr, "from_sympy")
-    builder = Builder(symbols, strict=True)
+    builder = Builder(symbols, strict=True, budget=Budget(max_terms, where=lambda: "from_sympy"))
     return builder.finish(builder.convert(expr))
 
 
 # ------------------------------------------------------------------- from_poly
-def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
+def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None, *, max_terms: int | None = None) -> Polynomial:
     """Convert a ``sympy.Poly`` or a ``PolyElement`` (from ``sympy.ring``).
 
     The generators become the columns, in the generator order (a generator
@@ -149,7 +153,7 @@ def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
         items = None
     else:
         raise TypeError(f"from_poly: expected a sympy Poly or PolyElement, got {type(p).__name__}")
-    builder = Builder(symbols, strict=True)
+    builder = Builder(symbols, strict=True, budget=Budget(max_terms, where=lambda: "from_poly"))
     gen_syms = [g for g in gens if isinstance(g, sympy.Symbol)]
     if symbols is None:
         for g in gen_syms:
@@ -182,10 +186,10 @@ def from_poly(p, symbols: Sequence[sympy.Symbol] | None = None) -> Polynomial:
             mono = tuple(sorted(ex.items()))
             acc[mono] = acc.get(mono, 0) + coef
         else:
-            term = Term()
+            term = Term(builder.budget)
             term.coef = coef
             for g, e in zip(gen_polys, monom):
                 if e:
-                    term.times(poly_pow(g, e))
+                    term.times(poly_pow(g, e, builder.budget))
             term.add_to(acc)
     return builder.finish(acc)

@@ -17,8 +17,9 @@ from sympy.logic.boolalg import Boolean
 
 from ..coefficients import product, quotient
 from ..collector import paused
-from ..errors import TimeLimitError
+from ..errors import TimeLimitError, visible
 from ..polynomial import MAX_EXPONENT, Polynomial
+from .budget import Budget
 from .builder import Builder
 from .errors import ParseError
 from .sparse import Term, constant, poly_pow
@@ -208,6 +209,7 @@ class _Parser:
     def __init__(self, lines: Iterable[str], filename: str, builder: Builder):
         self.filename = filename
         self.b = builder
+        builder.budget.where = lambda: f"{visible(filename)}:{self.tok[2]}"
         self._next = _tokens(lines, filename).__next__
         self.tok = self._next()
         self.name: tuple[str, int] | None = None  # (NAME, line) of a leading NAME = header
@@ -282,7 +284,12 @@ class _Parser:
 
     # ---- grammar
     def sum(self, acc: dict) -> None:
+        tick = self.b.budget.tick
+        count = 0
         while True:
+            count += 1
+            if not count & 1023:  # a long line of terms: the deadline is looked at within it
+                tick()
             if self.tok[0] == "T":
                 self.simple_terms(acc, self.tok[1])
                 self.advance()
@@ -318,7 +325,7 @@ class _Parser:
     def term(self, acc: dict) -> None:
         b = self.b
         names = b.names
-        t = Term()
+        t = Term(b.budget)
         ex = t.ex
         start = self.tok
         while True:
@@ -414,7 +421,7 @@ class _Parser:
         if type(e) is int and (e >= 0 or constant(base) is not None):
             self._check_power(base, abs(e), tok)
         if type(e) is int and e >= 0:
-            return poly_pow(base, e)
+            return poly_pow(base, e, self.b.budget)
         if type(e) is int:
             e = {(): e}
         if constant(base) == 0 and constant(e) is not None and constant(e) < 0:
@@ -522,15 +529,17 @@ class _Parser:
         return {((self.b.name_var(name), 1),): 1}
 
 
-def parse_lines(lines: Iterable[str], filename: str, symbols, deadline=None) -> Polynomial:
+def parse_lines(lines: Iterable[str], filename: str, symbols, deadline=None, max_terms: int | None = None
+                ) -> Polynomial:
     """Parse ``lines`` (str, newlines optional) as one expression; errors name them ``filename``.
 
     ``deadline`` (a :class:`~hornermcts.deadline.Deadline`) bounds the time:
-    a TimeLimitError naming the line reached when it passes.
+    a TimeLimitError naming the line reached when it passes.  ``max_terms``
+    bounds the expansions (:class:`~hornermcts.parse.budget.Budget`).
     """
     if deadline is not None and deadline.bounded:
         lines = _timed(lines, filename, deadline)
-    builder = Builder(symbols, strict=True)
+    builder = Builder(symbols, strict=True, budget=Budget(max_terms, deadline))
     parser = _Parser(lines, filename, builder)
     with paused():  # a tuple per monomial, no cycles: the collector's passes would find nothing
         try:
@@ -560,7 +569,8 @@ def expression_name(lines: Iterable[str], filename: str = "<string>") -> tuple[s
 
 
 def from_text(
-    text: str, *, name: str = "<string>", symbols: Sequence[sympy.Symbol] | None = None, deadline=None
+    text: str, *, name: str = "<string>", symbols: Sequence[sympy.Symbol] | None = None, deadline=None,
+    max_terms: int | None = None,
 ) -> Polynomial:
     """Parse a polynomial written in FORM or SymPy syntax.
 
@@ -599,8 +609,13 @@ def from_text(
     numbers beyond :data:`MAX_INTEGER_BITS` (``2^(10^9)``), the expansion of a
     power of a sum beyond :data:`MAX_POWER_WORK` (``(x + 1)^1000000``) and
     parentheses or calls nested deeper than :data:`MAX_NESTING` are
-    ParseErrors, found before any of that work is done; ``deadline`` bounds
-    the time.
+    ParseErrors, found before any of that work is done.  Products and powers
+    of sums are expanded under a budget of ``max_terms`` terms
+    (:class:`~hornermcts.parse.budget.Budget`): one predicted or found to
+    build more, or a reading that multiplies more than 5 monomials per term
+    of the budget, is a :class:`~hornermcts.errors.LimitError` naming the
+    line; ``deadline`` bounds the time, looked at inside long lines and
+    inside the expansions.
 
     Parameters
     ----------
@@ -614,6 +629,9 @@ def from_text(
         A :class:`~hornermcts.deadline.Deadline` (the ``time_limit`` of a
         call): past it, a :class:`~hornermcts.errors.TimeLimitError` naming
         the line reached.
+    max_terms : int, optional
+        The most terms an expansion may build
+        (:data:`~hornermcts.parse.budget.MAX_TERMS`, 1,000,000, by default).
 
     Raises
     ------
@@ -642,4 +660,4 @@ def from_text(
         raise TypeError(f"from_text: expected a str, got {type(text).__name__}")
     if text.startswith("\ufeff"):
         text = text[1:]
-    return parse_lines(text.split("\n"), name, symbols, deadline)
+    return parse_lines(text.split("\n"), name, symbols, deadline, max_terms)
