@@ -304,7 +304,9 @@ def _as_sympy_writes_it(replacements, outputs, pieces, symbols):
                 kept.append((value[t], written))
         reduced = [_written(e, value, target, counts, evaluate, failed) for e in outputs]
         if not failed:  # a piece's arguments may read temporaries (sin(t) with t = x + y): named there too
-            rename = {t: value[t] for t, _ in replacements}
+            rename: dict = {}
+            for t, _ in replacements:  # in evaluation order: what a piece put in place reads is named already
+                rename[t] = value[t].xreplace(rename)
             return [(s, rhs.xreplace(rename)) for s, rhs in kept], [e.xreplace(rename) for e in reduced]
         blamed = {a for e in failed for a in e.args if a in inline}
         inline -= blamed
