@@ -14,7 +14,9 @@ refused).  Content hashes would not help: whoever can write the library can
 write its hash beside it.  A cache that fails these checks (another owner,
 ``0777``, a file or a link in its place, not writable) is not used: the
 library is compiled in a fresh private temporary directory instead, with a
-warning; :func:`compile` never fails because of its cache.
+warning.  A cached library that does not load (cut short by a full disk or a
+killed process: "file too short") is compiled anew in its place, with a
+warning naming it.  So :func:`compile` never fails because of its cache.
 """
 from __future__ import annotations
 
@@ -281,6 +283,22 @@ class CompiledPolynomial:
             raise failed[0]
 
 
+def _build(exe: str, flags, source: str, library: Path) -> None:
+    """Compile ``source`` into ``library``: built beside it, then renamed over it (readers never see half a file)."""
+    with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
+        src = Path(tmp) / (library.stem + ".c")
+        src.write_text(source)
+        built = Path(tmp) / library.name
+        try:
+            proc = subprocess.run([exe, *flags, "-o", str(built), str(src), "-lm"], capture_output=True, text=True)
+        except OSError as err:
+            raise RuntimeError(f"could not run the C compiler {exe}: {err}") from err
+        if proc.returncode != 0:
+            raise RuntimeError(f"the C compiler failed ({exe} {' '.join(flags)}):\n"
+                               f"{(proc.stderr or proc.stdout)[-4000:]}")
+        os.replace(built, library)
+
+
 def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | None = None,
             flags=_C_FLAGS, cache: bool = True, chunk: int | None = CHUNK, args=None, block: int | str | None = BLOCK,
             workers: int | None = None) -> CompiledPolynomial:
@@ -386,22 +404,20 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
             warnings.warn(f"hornermcts: {library} is not loaded ({problem}); compiling it anew", stacklevel=2)
             scratch = tempfile.TemporaryDirectory(prefix="hornermcts-")
             library = Path(scratch.name) / library.name
-    if not library.exists():
-        with tempfile.TemporaryDirectory(dir=directory) as tmp:
-            src = Path(tmp) / f"{name}.c"
-            src.write_text(source)
-            built = Path(tmp) / library.name
-            try:
-                proc = subprocess.run([exe, *flags, "-o", str(built), str(src), "-lm"],
-                                      capture_output=True, text=True)
-            except OSError as err:
-                raise RuntimeError(f"could not run the C compiler {exe}: {err}") from err
-            if proc.returncode != 0:
-                raise RuntimeError(f"the C compiler failed ({exe} {' '.join(flags)}):\n"
-                                   f"{(proc.stderr or proc.stdout)[-4000:]}")
-            os.replace(built, library)
+    fresh = not library.exists()
+    if fresh:
+        _build(exe, flags, source, library)
     symbols = input_symbols(obj, args)
-    compiled = CompiledPolynomial(library, source, name, symbols, sum(len(d.roots) for d in as_dags(obj)), precision)
+    n_outputs = sum(len(d.roots) for d in as_dags(obj))
+    try:
+        compiled = CompiledPolynomial(library, source, name, symbols, n_outputs, precision)
+    except (OSError, AttributeError) as err:  # a cached library cut short or damaged: "file too short", no symbol
+        if fresh:
+            raise
+        warnings.warn(f"hornermcts: the cached library {library} could not be loaded ({err}); compiling it anew",
+                      stacklevel=2)
+        _build(exe, flags, source, library)
+        compiled = CompiledPolynomial(library, source, name, symbols, n_outputs, precision)
     compiled._scratch = scratch  # removed with the object
     compiled.flags = tuple(flags)
     lanes = getattr(compiled._lib, name + "_lanes", None) if block is not None else None

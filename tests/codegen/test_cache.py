@@ -114,3 +114,24 @@ def test_no_cache_compiles_in_a_private_temporary_directory(tmp_path, monkeypatc
     assert compiled([2.0, 5.0]) == VALUE
     assert stat.S_IMODE(compiled.library.parent.stat().st_mode) == 0o700
     assert not (tmp_path / "unused").exists()
+
+
+def test_truncated_library_is_rebuilt_with_a_warning(tmp_path, monkeypatch):
+    """Issue 36, item 8: a cached library cut short ("file too short") is compiled anew, with a warning naming it.
+
+    The library is cut short in a second cache directory: the process has loaded the first one, and the dynamic
+    loader would hand that back for the same path without reading the file again.
+    """
+    dag = horner_dag(as_polynomial(x**3 * y + 7 * x + 2))  # a library no other test loads
+    monkeypatch.setenv("HORNERMCTS_CACHE", str(tmp_path / "first"))
+    whole = codegen.compile(dag).library
+    folder = tmp_path / "second"
+    folder.mkdir(mode=0o700)
+    cut = folder / whole.name
+    cut.write_bytes(whole.read_bytes()[:16])
+    cut.chmod(0o600)
+    monkeypatch.setenv("HORNERMCTS_CACHE", str(folder))
+    with pytest.warns(UserWarning, match=f"cached library {cut} could not be loaded"):
+        compiled = codegen.compile(dag)
+    assert compiled([2.0, 5.0]) == 2.0**3 * 5.0 + 7 * 2.0 + 2
+    assert compiled.library == cut and cut.stat().st_size > 16  # rebuilt in place: the next run loads it
