@@ -26,7 +26,9 @@ def to_numpy(obj, name: str = "f", *, precision: str = "double", args=None) -> s
     ``(nvars,)`` for one point), or one array per variable (broadcast
     together).  Each temporary is deleted after its last use, so memory
     stays at the live temporaries, not all of them.  Returns float64 of the
-    points' shape (``(..., k)`` with ``k > 1`` outputs).  With
+    points' shape (``(..., k)`` with ``k > 1`` outputs), as the compiled
+    function's (:func:`~hornermcts.codegen.compile`): points ``(n, nvars)``
+    give ``n`` values even with one variable or none.  With
     ``precision="compensated"`` the arithmetic is double-double, as in
     :func:`~hornermcts.codegen.to_python` (about 4 times slower).
 
@@ -62,22 +64,26 @@ def to_numpy(obj, name: str = "f", *, precision: str = "double", args=None) -> s
             "numpy.ndarray" + (f", shape (..., {k_out})" if k_out > 1 else ""),
             f"    float64; evaluation in {arithmetic(precision)}.",
             '"""']
-    prologue = []
+    # One array of points (..., nv) is NumPy's convention and the compiled function's: its last axis is taken
+    # apart even with one variable ((n, 1) gives (n,)) or none ((n, 0) gives n values, not one).
+    prologue = [f"    if len(x) == 1 and numpy.ndim(x[0]) and numpy.shape(x[0])[-1] == {nv}:",
+                "        x, shape = numpy.moveaxis(numpy.asarray(x[0], dtype=numpy.float64), -1, 0), "
+                "numpy.shape(x[0])[:-1]"]
+    if nv != 1:  # with one variable, one array is that variable's values
+        prologue += ["    elif len(x) == 1:",
+                     f"        raise ValueError(f'{name}() needs {nv} values per point on the last axis, "
+                     f"not shape {{numpy.shape(x[0])}}')"]
+    prologue += [f"    elif len(x) != {nv}:",
+                f"        raise TypeError(f'{name}() takes one array of points (..., {nv}) or {nv} arrays, "
+                f"one per variable, not {{len(x)}} arguments')"]
     if nv:
-        if nv > 1:
-            prologue += ["    if len(x) == 1:",
-                         "        x = numpy.moveaxis(numpy.asarray(x[0], dtype=numpy.float64), -1, 0)",
-                         f"    elif len(x) != {nv}:",
-                         f"        raise TypeError(f'{name}() takes one array of points or {nv} arrays, "
-                         f"not {{len(x)}}')"]
         locals_ = [str(loc) for _, loc in prog.inputs]
-        prologue += [f"    if len(x) != {nv}:",
-                     f"        raise ValueError(f'{name}() needs {nv} values per point, not {{len(x)}}')",
-                     f"    {unpacking_targets(prog)} = (numpy.array(v, dtype=numpy.float64) for v in x)",
+        prologue += [f"    {unpacking_targets(prog)} = (numpy.array(v, dtype=numpy.float64) for v in x)",
                      f"    shape = numpy.broadcast_shapes({', '.join(loc + '.shape' for loc in locals_)}"
                      f"{',' if nv == 1 else ''})"]
     else:
-        prologue.append("    shape = ()")
+        prologue += ["    else:",
+                     "        shape = ()"]
     outs = [f"numpy.broadcast_to({r}, shape).astype(numpy.float64)[()]" for r in results]
     if k_out == 1:
         epilogue = [f"    return {outs[0]}"]
