@@ -187,6 +187,7 @@ def run(args: argparse.Namespace) -> int:
             "baselines": result.baselines,
             "order": [str(s) for s in result.order],
             "new_variables": {str(s): str(form) for s, form in result.variables.items()},
+            "relative_error": result.relative_error,
             "seconds": round(result.seconds, 4),
             "iterations": result.iterations,
             "options": {k: v for k, v in result.options.items() if not callable(v)},

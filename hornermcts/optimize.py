@@ -35,10 +35,11 @@ from .errors import OptionError
 import math
 import time
 from dataclasses import dataclass, field
-from functools import partial
+from functools import cache, partial
 
 import numpy as np
 
+from .accuracy import SAMPLES, no_worse, relative_error, worse
 from .dag import Dag
 from .deadline import Deadline
 from .domains.horner_orders import HornerOrderProblem
@@ -107,6 +108,14 @@ class OptimizeResult:
     cse : OpCount
         Operations of the result's order after Horner + CSE alone (before the
         greedy step; equal to ``after`` without it).
+    relative_error : float or None
+        The emitted double-precision code's largest relative error at a few
+        sample points against the exact value (:func:`hornermcts.accuracy.relative_error`;
+        None when the result is too large to measure).  No transformation
+        (new variables, factoring, the greedy step) is kept that makes it more
+        than ten times that of the form without it
+        (:func:`hornermcts.accuracy.worse`); where it is large anyway, the
+        polynomial cancels: compensated arithmetic (``precision="compensated"``) is the remedy.
     baselines : dict
         ``{"occurrence forward": ops, "occurrence backward": ops}``, the
         occurrence order every result is reported against.
@@ -135,6 +144,7 @@ class OptimizeResult:
     form: str = "optimized"
     factors: tuple = ()
     variables: dict = field(default_factory=dict)
+    relative_error: float | None = None
 
     @property
     def elapsed(self) -> float:
@@ -204,6 +214,9 @@ class OptimizeResult:
         if self.variables:
             lines.append(f"in {len(self.variables)} new variables: " + ", ".join(
                 f"{s} = {form}" for s, form in self.variables.items()))
+        if self.relative_error is not None:
+            lines.append(f"relative error {self.relative_error:.1e} in double precision "
+                         f"(largest at {SAMPLES} sample points, against the exact value)")
         if self.form == "input":
             lines.append("the input as written needs fewer operations than any Horner scheme found: "
                          "it is returned in its own form")
@@ -380,6 +393,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         form=form,
         factors=factors if form == "factored" else (),
         variables=dict(substitution.forms) if substitution is not None and form == "optimized" else {},
+        relative_error=relative_error(best.dag),
     )
 
 
@@ -414,7 +428,19 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
     else:  # the search scored the occurrence orders of what it searched; of the input itself when substituted
         count = FastCounter(given_joint).count if substitution is not None else lambda order: found.book(tuple(order))
     baselines = {name: count(order) for name, order in baseline_orders(given_joint, fixed).items()}
+    if substitution is not None and not no_worse(best.dag, lambda: horner_dag(given_polys, _own_order(given_joint,
+                                                                                                     n_markers))):
+        # the new variables cancel, maybe: the same search in the input's own variables decides (issue 36)
+        own = _optimize_whole(given_polys, given_joint, n_markers, options.replace(substitute=False), progress,
+                              deadline)
+        if worse(relative_error(best.dag), relative_error(own[0].dag)):
+            return own
     return best, found.searches, found.history, baselines, substitution
+
+
+def _own_order(joint: Polynomial, n_markers: int) -> list:
+    """The occurrence order of the outputs' columns (the markers dropped)."""
+    return [j - n_markers for j in baseline_orders(joint, range(n_markers))["occurrence forward"] if j >= n_markers]
 
 
 def quick_cost(poly: Polynomial, fixed: tuple = ()) -> int:
@@ -442,7 +468,7 @@ def _optimize_product(polys, joint, split, options, progress, deadline):
     factors, product = _optimize_factors(polys[0], split, options, progress,
                                          deadline.before(deadline.remaining() / 2) if deadline.bounded else deadline)
     whole = _optimize_whole(polys, joint, 0, options, progress, deadline)
-    if whole[0].after.total <= product.after.total:
+    if whole[0].after.total <= product.after.total or not no_worse(product.dag, lambda: whole[0].dag):
         return ((),) + whole
     return factors, product, tuple(s for r, _ in factors for s in r.search), (), whole[3], None
 
@@ -576,8 +602,7 @@ def _fallback(polys: list, joint: Polynomial, n_markers: int, options: Options) 
     and per extra greedy pass.
     """
     start = time.perf_counter()
-    order = [j - n_markers for j in baseline_orders(joint, range(n_markers))["occurrence forward"]
-             if j >= n_markers]
+    order = _own_order(joint, n_markers)
     dag = horner_dag(polys, order)
     cse = dag.count()
     seconds = time.perf_counter() - start
@@ -628,6 +653,10 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
     if use_greedy and options.greedy_rounds > 1 and not deadline.expired():
         dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1, deadline=deadline)
         best = Candidate(best.order, best.cse, dag.count(), dag, best.seconds)
+    if use_greedy and best.after.total < best.cse.total:
+        plain = cache(partial(horner_dag, polys, best.order))  # the greedy step's input, built if needed
+        if not no_worse(best.dag, plain):
+            best = Candidate(best.order, best.cse, best.cse, plain(), best.seconds)
     return best
 
 

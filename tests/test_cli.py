@@ -72,8 +72,9 @@ def test_a_product_file_is_factored_unless_no_factor(tmp_path, capsys):
         found.append((data["form"], data["after"]["total"], len(data["new_variables"])))
     factored, substituted, whole = found
     assert factored == ("factored", 13, 0)
-    # whole, but in new variables (sums and differences of x, y, z, w): far below any Horner scheme of the input
-    assert substituted[0] == "optimized" and substituted[1] < 50 and substituted[2] >= 1
+    # whole: the new variables w + x, x + y + z would take it to 36 operations, but their relative error at the
+    # sample points is 53x that of the search in x, y, z, w (9.0e-10 against 1.7e-11): not kept (issue 36, item 6)
+    assert substituted == whole
     assert whole[0] == "optimized" and whole[1] > 500 and whole[2] == 0
 
 
