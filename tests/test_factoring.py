@@ -87,8 +87,9 @@ def test_a_product_costs_its_factors_not_its_expansion():
     # ^6: 3 multiplications, ^5: 3; the product: 1
     assert (result.form, result.after.total) == ("factored", 13)
     assert hornermcts.optimize(expr, seed=0, factor=False, substitute=False).after.total > 500
-    whole = hornermcts.optimize(expr, seed=0, factor=False)  # in new variables (x + y + z, ...): far less
-    assert whole.after.total < 40 and whole.variables
+    # in new variables (w + x, x + y + z) 36 operations, but 53x less accurate than in x, y, z, w: not kept
+    whole = hornermcts.optimize(expr, seed=0, factor=False)
+    assert whole.after.total > 500 and not whole.variables
     assert [(r.polynomial.n_terms, e) for r, e in result.factors] == [(4, 6), (3, 5)]
     assert sympy.expand(result.expression() - expr) == 0
     assert total(count_c(codegen.to_c(result))) == 13
