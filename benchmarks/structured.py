@@ -58,6 +58,51 @@ def n_link_pendulum(n: int) -> list:
     return [e.subs(subs) for e in exprs if e != 0]
 
 
+def arm6() -> tuple[list, list, list]:
+    """A 6-DOF arm, standard DH parameters all symbolic: ``(pose entries, 6x6 geometric Jacobian entries, joints)``.
+
+    Frame i: ``Rz(q_i) Tz(d_i) Tx(a_i) Rx(alpha_i)``; the pose is the top 3x4 of the product, the
+    Jacobian's column i is ``z_(i-1) x (p_6 - p_(i-1))`` over ``z_(i-1)``.
+    """
+    q = sympy.symbols("q1:7")
+    d, a, alpha = sympy.symbols("d1:7"), sympy.symbols("a1:7"), sympy.symbols("alpha1:7")
+    frames = [sympy.eye(4)]
+    for i in range(6):
+        c, s, ca, sa = sympy.cos(q[i]), sympy.sin(q[i]), sympy.cos(alpha[i]), sympy.sin(alpha[i])
+        step = sympy.Matrix([[c, -s * ca, s * sa, a[i] * c], [s, c * ca, -c * sa, a[i] * s], [0, sa, ca, d[i]],
+                             [0, 0, 0, 1]])
+        frames.append(frames[-1] * step)
+    end = frames[-1][:3, 3]
+    columns = []
+    for i in range(6):
+        z, p = frames[i][:3, 2], frames[i][:3, 3]
+        columns.append(sympy.Matrix.vstack(z.cross(end - p), z))
+    jacobian = sympy.Matrix.hstack(*columns)
+    return [e for e in frames[-1][:3, :] if e != 0], [e for e in jacobian if e != 0], list(q)
+
+
+def pendulum_jacobian():
+    """``(J, states)``: the 6x6 Jacobian of ``n_link_pendulum_on_cart(2)``'s full forcing vector w.r.t. its 6 states."""
+    from sympy.physics.mechanics.models import n_link_pendulum_on_cart
+
+    kane = n_link_pendulum_on_cart(2, cart_force=True, joint_torques=True)
+    funcs = [*kane.q, *kane.u]
+    states = [sympy.Symbol(str(f.func)) for f in funcs]
+    forcing = kane.forcing_full.subs(dict(zip(funcs, states)))
+    return forcing.jacobian(states), states
+
+
+def lambdify_jacobian(repeats: int) -> str:
+    """``lambdify(states, J, cse=...)`` of :func:`pendulum_jacobian`: warm seconds and operations, cse=True and ours."""
+    jacobian, states = pendulum_jacobian()
+    out = []
+    for label, cse in (("cse=True", True), ("cse=hornermcts.cse", hornermcts.cse)):
+        _, sec, _ = timed(lambda cse=cse: sympy.lambdify(states, jacobian, cse=cse), repeats)
+        replacements, reduced = (sympy.cse if cse is True else cse)([*jacobian])
+        out.append(f"{label}: {sec:.3f} s, {ops(replacements, reduced)} operations")
+    return "lambdify of the 2-link pendulum on a cart's 6x6 forcing Jacobian (warm): " + "; ".join(out)
+
+
 def ops(statements, outputs) -> int:
     """Operations of assignments and outputs: FORM's model, plus 1 per division, non-integer power and call."""
     from hornermcts.opcount import own_operations
@@ -140,7 +185,8 @@ def row(name: str, exprs: list, repeats: int) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sets", default=",".join([*SETS, "n-link pendulum 3", "n-link pendulum 5"]))
+    parser.add_argument("--sets", default=",".join([*SETS, "n-link pendulum 3", "n-link pendulum 5",
+                                                    "6-DOF arm pose + Jacobian"]))
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
@@ -152,6 +198,9 @@ def main(argv=None) -> int:
     for name in args.sets.split(","):
         if name.startswith("n-link pendulum"):
             exprs = n_link_pendulum(int(name.rsplit(" ", 1)[1]))
+        elif name == "6-DOF arm pose + Jacobian":
+            pose, jacobian, _ = arm6()
+            exprs = pose + jacobian
         else:
             exprs = load_set(SETS[name])
         r = row(name, exprs, args.repeats)
@@ -164,6 +213,8 @@ def main(argv=None) -> int:
         lines.append(f"| {name} ({r['written']}) | " + " | ".join(cells) +
                      f" | {r['hornermcts default'][0] / best:.2f} |")
         print(lines[-1], flush=True)
+    lines += ["", lambdify_jacobian(args.repeats)]
+    print(lines[-1], flush=True)
     text = "\n".join(lines) + "\n"
     if args.out:
         args.out.write_text(f"# python benchmarks/structured.py, {time.strftime('%Y-%m-%d')}\n\n" + text)

@@ -34,11 +34,13 @@ from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
 __all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS"]
 
-#: The regions are small polynomials in many atoms: the order search converges within a few hundred orders
-#: (gait2d row 10: 396, 395, 395 operations at 1000, 300, 100 orders per search; the pendulum Jacobian 230 at
-#: each), so unless the caller sets ``iterations`` the searches score at most this many, and annealing runs
-#: ``repeats`` times, not once more per 10 atoms.
-REGION_ITERATIONS = 200
+#: The regions are small polynomials in many atoms: the order search converges within a few dozen orders
+#: (gait2d row 10: 396, 395, 395, 391 operations at 1000, 300, 100, 30 orders per search; the pendulum5
+#: Jacobian 230 at each), so unless the caller sets ``iterations`` the searches score at most this many,
+#: annealing runs ``repeats`` times, not once more per 10 atoms, and, unless ``workers`` is set, in this
+#: process: forking costs more than it saves on searches this short (a 6x6 pendulum Jacobian: 0.52 s on two
+#: processes, 0.26 s on one; the result is the same for any number of workers).
+REGION_ITERATIONS = 50
 
 #: The expanded candidate is given up when its regions reach this many times the terms of the regions as
 #: written (the pendulum sets expand to 1.2-1.4 times and pay; gait2d row 10 to 6 times, and loses 2 to 1).
@@ -107,7 +109,10 @@ def _region_options(options, changes: dict):
     from ..options import make
 
     chosen = make(options, **changes)
-    if "iterations" in changes or (options is not None and options.iterations != make(None).iterations) \
+    default = make(None)
+    if "workers" not in changes and (options is None or options.workers == default.workers):
+        chosen = chosen.replace(workers=1)
+    if "iterations" in changes or (options is not None and options.iterations != default.iterations) \
             or chosen.iterations is None:
         return chosen
     return chosen.replace(iterations=min(chosen.iterations, REGION_ITERATIONS), variables_per_restart=10**6)
