@@ -134,10 +134,14 @@ def symbolica_ops(exprs) -> tuple[int, float] | None:
                                        jit_compile=False)
     seconds = time.perf_counter() - start
     total = 0
-    for ins in ev.get_instructions().instructions:
+    instructions = ev.get_instructions()
+    signs = {k for k, c in enumerate(instructions.constants) if str(c) in ("1", "-1")}
+    for ins in instructions.instructions:
         kind = ins[0]
-        if kind in ("add", "mul"):
+        if kind == "add":
             total += len(ins[2]) - 1
+        elif kind == "mul":  # a factor +-1 is a sign: free, as in every other count here
+            total += max(sum(1 for op in ins[2] if not (op[0] == "const" and op[1] in signs)) - 1, 0)
         elif kind == "pow":
             n = ins[3]
             total += (hornermcts.opcount.power_cost(abs(n)) + (n < 0)) if float(n).is_integer() else 1

@@ -15,7 +15,7 @@ import sympy
 
 from ..opcount import OpCount, expression_count
 
-__all__ = ["assemble", "count"]
+__all__ = ["assemble", "count", "share_scaled"]
 
 
 def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]:
@@ -55,7 +55,60 @@ def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]
     if once:  # SymPy may cancel what is put in place (u*(1/u)): what no output reads any more is dropped
         outputs = [e.xreplace(once) for e in outputs]
         order = _in_order({s: rhs.xreplace(once) for s, rhs in order if s not in once}, outputs)
-    return order, outputs
+    return share_scaled(order, outputs)
+
+
+def _scaled_pairs(e) -> list:
+    """The ``(|c|, symbol)`` pairs a product ``c*symbol*...`` offers (c a rational other than +-1)."""
+    if not e.is_Mul:
+        return []
+    numbers = [a for a in e.args if a.is_Rational]
+    if len(numbers) != 1 or abs(numbers[0]) == 1:
+        return []
+    return [(abs(numbers[0]), a) for a in e.args if a.is_Symbol]
+
+
+def share_scaled(statements: list, outputs: list) -> tuple[list, list]:
+    """A number times a symbol that several products use, computed once: ``t = kc/8``, then ``t*b`` for ``kc*b/8``.
+
+    The units are optimized one polynomial each, so ``kc*b**3/8`` in ten of
+    them costs the multiplication by 1/8 ten times; named once it costs one.
+    Pairs are taken greedily, the most used first, each only where it
+    occurs in at least two products; the count never grows (each
+    rewrite replaces ``k`` multiplications by one).
+    """
+    from collections import Counter
+
+    trees = [rhs for _, rhs in statements] + list(outputs)
+    uses: Counter = Counter()
+    seen: set = set()
+    for tree in trees:
+        for node in sympy.preorder_traversal(tree):
+            if node.is_Mul and node not in seen:
+                seen.add(node)
+                uses.update(_scaled_pairs(node))
+    shared = {pair: sympy.Dummy("scaled") for pair, k in uses.most_common() if k >= 2}
+    if not shared:
+        return statements, outputs
+    taken: dict = {}
+
+    def rewrite(node):
+        pairs = [p for p in _scaled_pairs(node) if p in shared]
+        if not pairs:
+            return None
+        pair = max(pairs, key=lambda p: uses[p])
+        c = next(a for a in node.args if a.is_Rational)
+        rest = [a for a in node.args if a is not c and a != pair[1]] + [a for a in node.args if a == pair[1]][1:]
+        taken[pair] = shared[pair]
+        return sympy.Mul(sympy.sign(c), shared[pair], *rest)
+
+    def replaced(tree):
+        return tree.replace(lambda n: n.is_Mul and rewrite(n) is not None, rewrite)
+
+    statements = [(s, replaced(rhs)) for s, rhs in statements]
+    outputs = [replaced(e) for e in outputs]
+    names = [(t, sympy.Mul(c, symbol)) for (c, symbol), t in taken.items()]
+    return names + statements, outputs
 
 
 def _times(c, expr):
