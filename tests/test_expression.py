@@ -130,3 +130,19 @@ def test_mechanics_inputs_are_exact_and_well_below_sympy_cse(stem, most):
     assert_equal(exprs, substituted(replacements, reduced), points=2)
     # measured with benchmarks/structured.py: 0.68, 0.86 and 0.92 of sympy.cse with the fast preset
     assert cost(replacements, reduced) <= most * cost(*sympy.cse(exprs))
+
+
+def test_angle_sums_fold_into_one_call():
+    a, b, c = sympy.symbols("a b c")
+    rotation = sympy.cos(a) * sympy.cos(b) - sympy.sin(a) * sympy.sin(b)  # cos(a + b), written out
+    r = regions([rotation])
+    (c_out, k), = r.outputs
+    assert len(r.units[k]) == 1 and r.check([rotation])  # one term: the call cos(a + b)
+    assert len(regions([rotation], angle_sums=False).units[0]) == 2  # as written: two products
+    exprs = [rotation * c, sympy.sin(a) * sympy.cos(b) + sympy.cos(a) * sympy.sin(b),
+             sympy.sin(a) * sympy.cos(b) - sympy.cos(a) * sympy.sin(b), 2 * rotation * sympy.cos(c)
+             - 2 * (sympy.sin(a) * sympy.cos(b) + sympy.cos(a) * sympy.sin(b)) * sympy.sin(c)]
+    replacements, reduced = hornermcts.cse(exprs)
+    assert_equal(exprs, substituted(replacements, reduced))
+    # a + b once, a - b once, cos/sin of a + b + c: the written-out products are gone
+    assert cost(replacements, reduced) <= 6 < cost(*sympy.cse(exprs))

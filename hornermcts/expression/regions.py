@@ -18,6 +18,10 @@ A product or power of sums is distributed only when the product stays
 within ``expand_limit`` terms: ``expand_limit=1`` keeps every product of
 sums as written, a large limit expands where the terms stay few (the
 decision between the two is made by cost in :mod:`hornermcts.expression.optimize`).
+Products of sines and cosines that are angle sums are folded, exactly:
+``cos(a)*cos(b) - sin(a)*sin(b)`` (a composition of rotations written out,
+three operations) is ``cos(a + b)`` (one addition and one call), and nested
+compositions fold again (``angle_sums=False`` keeps them as written).
 A block stands for its sum divided by a leading coefficient (``-a + b`` and
 ``2*a - 2*b`` are one block, ``-1`` and ``2`` times it), so sums that differ
 by a number are computed once.
@@ -34,6 +38,7 @@ True
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -207,8 +212,11 @@ def _coefficient(c):
 class _Walk:
     """The state of one :func:`regions` walk."""
 
-    def __init__(self, expand_limit: int, term_budget: int):
+    def __init__(self, expand_limit: int, term_budget: int, angle_sums: bool = True):
         self.expand_limit = expand_limit
+        self.angle_sums = angle_sums
+        self.trig: dict = {}  # atom of sin(a) or cos(a) -> (sin or cos, a as written)
+        self.trig_atom: dict = {}  # and back
         self.term_budget = term_budget
         self.out = Regions()
         self.atom_ids: dict = {}
@@ -291,7 +299,7 @@ class _Walk:
                         out.pop(m, None)
                     else:
                         out[m] = v
-            return out
+            return self.fold_angles(out) if self.trig else out
         if e.is_Mul or _is_polynomial_power(e):
             return self.product(e)
         if e.is_Pow and e.exp.is_Integer:  # a negative power: a reciprocal's power
@@ -325,8 +333,69 @@ class _Walk:
         if not e.is_Atom and not isinstance(e, sympy.Piecewise) and all(isinstance(a, sympy.Expr) for a in e.args) \
                 and e.is_commutative:
             args = tuple(a if a.is_Number else self.operand_expression(a) for a in e.args)
-            return self.atom(("call", e.func, args), definition=e.func(*args))
+            atom = self.atom(("call", e.func, args), definition=e.func(*args))
+            if self.angle_sums and e.func in (sympy.sin, sympy.cos) and (e.func, e.args[0]) not in self.trig_atom:
+                self.trig[atom] = (e.func, e.args[0])
+                self.trig_atom[e.func, e.args[0]] = atom
+            return atom
         return self.atom(("piece", e), definition=e)
+
+    def fold_angles(self, poly: dict) -> dict:
+        """``poly`` with each pair of terms that is an angle sum folded: ``p*(cos a cos b - sin a sin b)*M`` is
+        ``p*cos(a + b)*M``, and likewise ``cos(a - b)``, ``sin(a + b)``, ``sin(a - b)``.
+
+        Exact identities; a composition of rotations written out (gait2d:
+        ``cos(qa)*cos(qb) - sin(qa)*sin(qb)``, three operations) becomes one
+        call of a sum, and nested compositions fold again.
+        """
+        other = {sympy.sin: sympy.cos, sympy.cos: sympy.sin}
+        changed = True
+        while changed:
+            changed = False
+            for m in list(poly):
+                if m not in poly:
+                    continue
+                trig = [a for a, n in m if n == 1 and a in self.trig]
+                for i, j in itertools.combinations(range(len(trig)), 2):
+                    (fa, a), (fb, b) = self.trig[trig[i]], self.trig[trig[j]]
+                    pa, pb = self.trig_atom.get((other[fa], a)), self.trig_atom.get((other[fb], b))
+                    if pa is None or pb is None:
+                        continue
+                    rest = tuple(t for t in m if t[0] not in (trig[i], trig[j]))
+                    partner = tuple(sorted(rest + ((pa, 1), (pb, 1))))
+                    if partner == m or partner not in poly:
+                        continue
+                    folded = _angle_sum(fa, a, fb, b, poly[m], poly[partner])
+                    if folded is None:
+                        continue
+                    coefficient, piece = folded
+                    del poly[m], poly[partner]
+                    term = tuple(sorted(rest + ((self.call(piece), 1),)))
+                    v = poly.get(term, 0) + coefficient
+                    if v == 0:
+                        poly.pop(term, None)
+                    else:
+                        poly[term] = v
+                    changed = True
+                    break
+        return poly
+
+
+def _angle_sum(fa, a, fb, b, c, d):
+    """``(p, piece)`` with ``c*fa(a)*fb(b) + d*fa'(a)*fb'(b) == p*piece`` (f' the other of sin, cos), or None."""
+    if fa is fb:  # cos a cos b and sin a sin b: p is the cos-cos coefficient, q the sin-sin one
+        p, q = (c, d) if fa is sympy.cos else (d, c)
+        if q == -p:
+            return p, sympy.cos(a + b)
+        if q == p:
+            return p, sympy.cos(a - b)
+        return None
+    p, q = (c, d) if fa is sympy.sin else (d, c)  # p: sin a cos b, q: cos a sin b
+    if q == p:
+        return p, sympy.sin(a + b)
+    if q == -p:
+        return p, sympy.sin(a - b)
+    return None
 
 
 def _reciprocal(c):
@@ -348,10 +417,11 @@ def _operands(e) -> tuple:
     return ()
 
 
-def regions(exprs, expand_limit: int = 1, term_budget: int | None = None) -> Regions:
+def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_sums: bool = True) -> Regions:
     """The polynomial regions of ``exprs`` (a list of SymPy expressions), products of sums expanded to ``expand_limit``.
 
-    ``term_budget`` bounds the terms of all regions together (default
+    ``angle_sums`` folds products of sines and cosines that are angle sums
+    (:meth:`_Walk.fold_angles`).  ``term_budget`` bounds the terms of all regions together (default
     :data:`TERMS_PER_INPUT_OPERATION` times the operations as written, at
     least 64,000); reaching it is a :class:`~hornermcts.errors.LimitError`.
     """
@@ -360,7 +430,7 @@ def regions(exprs, expand_limit: int = 1, term_budget: int | None = None) -> Reg
 
         size = sum(expression_count(e).total for e in exprs)
         term_budget = TERMS_PER_INPUT_OPERATION * max(size, 1000)
-    walk = _Walk(expand_limit, term_budget)
+    walk = _Walk(expand_limit, term_budget, angle_sums)
     for e in exprs:
         poly = walk.polynomial(sympy.sympify(e))
         lead, k = walk.unit(poly)
