@@ -32,7 +32,7 @@ from ..opcount import OpCount, expression_count
 from .assemble import assemble, count
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
-__all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS"]
+__all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS", "REGION_CANDIDATES"]
 
 #: The regions are small polynomials in many atoms: the order search converges within a few dozen orders
 #: (gait2d row 10: 396, 395, 395, 391 operations at 1000, 300, 100, 30 orders per search; the pendulum5
@@ -41,6 +41,10 @@ __all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITER
 #: process: forking costs more than it saves on searches this short (a 6x6 pendulum Jacobian: 0.52 s on two
 #: processes, 0.26 s on one; the result is the same for any number of workers).
 REGION_ITERATIONS = 50
+
+#: ... and the greedy step runs on the best order only (gait2d row 10, rows 9-17 and the pendulum5 Jacobian:
+#: 321, 1071 and 190 operations with 5, 2 or 1 candidates; 3.4, 1.3 and 0.9 s on row 10).
+REGION_CANDIDATES = 1
 
 #: The expanded candidate is given up when its regions reach this many times the terms of the regions as
 #: written (the pendulum sets expand to 1.2-1.4 times and pay; gait2d row 10 to 6 times, and loses 2 to 1).
@@ -112,6 +116,8 @@ def _region_options(options, changes: dict):
     default = make(None)
     if "workers" not in changes and (options is None or options.workers == default.workers):
         chosen = chosen.replace(workers=1)
+    if "candidates" not in changes and (options is None or options.candidates == default.candidates):
+        chosen = chosen.replace(candidates=min(chosen.candidates, REGION_CANDIDATES))
     if "iterations" in changes or (options is not None and options.iterations != default.iterations) \
             or chosen.iterations is None:
         return chosen
