@@ -16,10 +16,19 @@ Factoring costs little next to a search: on the benchmark suite's inputs,
 none of which factors, 0.02-0.33 s up to 43,166 terms (2-7% of the default
 run) and 1.05 s for res(8,6)'s 114,080 (1.9%), measured by
 ``benchmarks/factoring.py``.
-With a ``deadline`` it runs in a forked child process that is stopped after
-:data:`TIME_SHARE` of the time left (then the input is optimized whole, as
-if it did not factor); where there is no fork (Windows) it runs in this
-process, without that cap.  Inputs with inexact (floating-point) coefficients
+Factoring has bounds, so that it never costs more than a small share of
+a run, with or without a time limit.  FLINT's time and memory grow with
+``terms * variables**2`` and with the degree: a sum of 800 variables takes
+3.7 s and 536 MB, 100 variables and 100,000 terms 32 s and 7.6 GB, and
+``x**10000 - y**10000`` (25 factors) 21 s.  So an input above
+:data:`MAX_COST`, :data:`MAX_VARIABLES` or :data:`MAX_DEGREE` is not factored, nor is one linear
+after its monomial content is taken out (irreducible then, whatever its
+size: a sum of 5,000 variables).  Below them it runs in a forked child
+process, stopped after :data:`FACTOR_SECONDS` (or :data:`TIME_SHARE` of the
+time left to a ``deadline``, if less) and given :data:`FACTOR_MEMORY` bytes
+more address space than this process; the input is then optimized whole,
+as if it did not factor.  Where there is no fork (Windows) it runs in this
+process, under the size bounds alone.  Inputs with inexact (floating-point) coefficients
 are not factored: an exact factorisation of their binary values would
 change how the code rounds.  Without python-flint (``pip install
 python-flint``) nothing is factored.
@@ -42,6 +51,7 @@ True
 """
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 from dataclasses import dataclass
@@ -54,10 +64,24 @@ from .dag import ONE, Add, Dag, Mul, Pow, Scale
 from .deadline import Deadline
 from .polynomial import Polynomial
 
-__all__ = ["Factorization", "factorization", "product_dag", "TIME_SHARE"]
+__all__ = ["Factorization", "factorization", "product_dag", "TIME_SHARE", "FACTOR_SECONDS", "FACTOR_MEMORY",
+           "MAX_COST", "MAX_VARIABLES", "MAX_DEGREE"]
 
 #: With a deadline, factoring may take this share of the time left (it runs in a child process stopped then).
 TIME_SHARE = 0.1
+#: Factoring is stopped after this many seconds, deadline or not (res(8,6), 114,080 terms, takes 1.2 s).
+FACTOR_SECONDS = 10.0
+#: The child process that factors may grow by this many bytes of address space; past that FLINT fails there.
+FACTOR_MEMORY = 1 << 30
+#: Inputs with more than this ``terms * variables**2`` are not factored (measured at the bound, one factor each:
+#: 100 variables and 10,000 terms 1.4 s, 190 MB; 40 and 62,500 1.6 s; 10 and 900,000 3.7 s, 577 MB;
+#: res(8,6), 114,080 terms in 16 variables, is 2.9e7: 1.2 s).
+MAX_COST = 10**8
+#: Inputs in more variables are not factored: with few terms FLINT's time grows as their cube (100 terms of
+#: degree 3: 0.2 s in 200 variables, 1.0 s in 300, 38 s in 1,000).
+MAX_VARIABLES = 300
+#: Inputs with a variable's degree above this are not factored (``x**2000 - y**2000``: 0.7 s, 20 factors).
+MAX_DEGREE = 2000
 
 
 @dataclass(frozen=True)
@@ -86,8 +110,10 @@ def factorization(poly: Polynomial, deadline: Deadline | None = None) -> Factori
     """The factors of ``poly`` when at least two are not monomials (with their exponents), else None.
 
     None also when python-flint is not installed, when a coefficient is not
-    exact (``int`` or ``Fraction``), and when ``deadline`` is bounded and
-    factoring would take more than :data:`TIME_SHARE` of the time left.
+    exact (``int`` or ``Fraction``), when the input is above the size bounds
+    (:data:`MAX_COST`, :data:`MAX_VARIABLES`, :data:`MAX_DEGREE`), and when factoring would take
+    more than :data:`FACTOR_SECONDS`, or :data:`TIME_SHARE` of the time
+    left to a bounded ``deadline``, or :data:`FACTOR_MEMORY` more memory.
     """
     coefficients = [to_python(c) for c in poly.coefficients]
     if poly.n_terms < 2 or not all(type(c) in (int, Fraction) for c in coefficients):
@@ -96,12 +122,14 @@ def factorization(poly: Polynomial, deadline: Deadline | None = None) -> Factori
         import flint  # noqa: F401
     except ImportError:
         return None
+    if not _may_factor(poly.exponents):
+        return None
     scale = common_denominator(coefficients)
     terms = dict(zip(map(tuple, poly.exponents.tolist()), (int(c * scale) for c in coefficients)))
+    seconds = FACTOR_SECONDS
     if deadline is not None and deadline.bounded:
-        found = _in_child(terms, poly.n_vars, TIME_SHARE * deadline.remaining())
-    else:
-        found = _factor(terms, poly.n_vars)
+        seconds = min(seconds, TIME_SHARE * deadline.remaining())
+    found = _in_child(terms, poly.n_vars, seconds)
     if found is None:
         return None
     content, parts = found
@@ -123,17 +151,50 @@ def factorization(poly: Polynomial, deadline: Deadline | None = None) -> Factori
                          tuple((_polynomial(poly, exps_of), power) for exps_of, power in factors))
 
 
-def _factor(terms: dict, n_vars: int) -> tuple[int, list]:
-    """FLINT's factors of the integer polynomial ``terms``: ``(content, [({exponents: coefficient}, power)])``."""
+def _may_factor(exponents: np.ndarray) -> bool:
+    """Whether factoring may find two factors at a bounded cost (:data:`MAX_COST`, :data:`MAX_VARIABLES`,
+    :data:`MAX_DEGREE`).
+
+    Not when the terms are linear once their monomial content (each
+    column's least exponent) is taken out: that is one factor, and FLINT
+    would spend ``variables**3`` on a long sum to find it.
+    """
+    n_terms, n_vars = exponents.shape
+    if not n_vars or n_vars > MAX_VARIABLES or n_terms * n_vars**2 > MAX_COST or exponents.max() > MAX_DEGREE:
+        return False
+    return int((exponents - exponents.min(axis=0)).sum(axis=1).max()) > 1
+
+
+def _factor(terms: dict, n_vars: int) -> tuple[Fraction, list]:
+    """FLINT's factors of the integer polynomial ``terms``: ``(content, [({exponents: coefficient}, power)])``.
+
+    Each factor comes with coprime integer coefficients.  The polynomial is
+    made over the rationals (``fmpq_mpoly``), not the integers: python-flint's
+    ``fmpz_mpoly.factor`` sorts the factors by a key that converts
+    coefficients to a C ``int``, which raises OverflowError when two factors
+    first differ in a coefficient beyond 2**31 (``(x + 2**31)*(x + 1)``);
+    the rational key compares the numbers themselves.
+    """
     import flint
 
-    ctx = flint.fmpz_mpoly_ctx.get(("x", n_vars), "lex")
+    ctx = flint.fmpq_mpoly_ctx.get(("x", n_vars), "lex")
     content, parts = ctx.from_dict(terms).factor()
-    return int(content), [({tuple(map(int, k)): int(v) for k, v in f.to_dict().items()}, int(e)) for f, e in parts]
+    content = Fraction(int(content.p), int(content.q))
+    found = []
+    for f, e in parts:
+        values = {tuple(map(int, k)): Fraction(int(v.p), int(v.q)) for k, v in f.to_dict().items()}
+        lcm = math.lcm(*(v.denominator for v in values.values()))
+        unit = Fraction(lcm, math.gcd(*(int(v * lcm) for v in values.values())))  # primitive over the integers
+        found.append(({k: int(v * unit) for k, v in values.items()}, int(e)))
+        content /= unit ** int(e)
+    return content, found
 
 
-def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[int, list] | None:
-    """:func:`_factor` in a forked child stopped after ``seconds`` (None then, or if it fails); here without fork."""
+def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[Fraction, list] | None:
+    """:func:`_factor` in a forked child stopped after ``seconds`` or at :data:`FACTOR_MEMORY` more (None then).
+
+    None too if it fails; here, without those caps, where there is no fork.
+    """
     if "fork" not in multiprocessing.get_all_start_methods():
         return _factor(terms, n_vars)
     receive, send = multiprocessing.get_context("fork").Pipe(duplex=False)
@@ -141,6 +202,7 @@ def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[int, list] | No
     if pid == 0:  # the child: factor, send, leave without running the parent's clean-up
         code = 0
         try:
+            _quiet_and_capped()
             send.send(_factor(terms, n_vars))
         except BaseException:
             code = 1
@@ -159,6 +221,30 @@ def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[int, list] | No
             pass
         os.waitpid(pid, 0)
     return found
+
+
+def _quiet_and_capped() -> None:
+    """In the child: address space capped at :data:`FACTOR_MEMORY` more than now, no core file, stderr silent.
+
+    FLINT aborts when an allocation fails (its message and a core dump
+    would reach the user); the parent then reads that the child died.
+    """
+    import faulthandler
+    import resource
+
+    faulthandler.disable()  # it writes to a copy of stderr it keeps (pytest's does)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 2)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    try:
+        with open("/proc/self/statm") as fh:
+            size = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except OSError:  # no /proc (macOS, where the address-space limit is not enforced anyway)
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = size + FACTOR_MEMORY
+    if hard == resource.RLIM_INFINITY or limit < hard:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def _polynomial(poly: Polynomial, terms: dict) -> Polynomial:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from fractions import Fraction
 
+import numpy as np
 import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
@@ -136,3 +137,91 @@ def test_the_time_cap_stops_factoring():
 def test_factor_option_is_validated():
     with pytest.raises(hornermcts.OptionError, match="factor must be True or False"):
         hornermcts.optimize(x + y, factor="yes")
+
+
+BIG_COEFFICIENTS = [x**2 + 2147483649 * x + 2147483648,  # (x + 2**31)*(x + 1)
+                    sympy.expand((x - y) * (x + 2**40 * y)),
+                    4611686018427387904 * x**2 - 1]  # (2**31*x - 1)*(2**31*x + 1)
+
+
+@pytest.mark.parametrize("expr", BIG_COEFFICIENTS)
+def test_factors_with_coefficients_beyond_a_machine_int(expr):
+    """python-flint's fmpz_mpoly.factor raised OverflowError sorting such factors (issue 36, item 1)."""
+    pytest.importorskip("flint")
+    poly = from_sympy(expr)
+    split = factorization(poly)
+    assert split is not None and len(split.factors) == 2
+    assert sympy.expand(product_of(split, poly) - expr) == 0
+    for result in (hornermcts.optimize(expr, iterations=20, seed=0), hornermcts.optimize(poly, iterations=20, seed=0)):
+        assert sympy.expand(result.expression() - expr) == 0
+    assert sympy.expand(hornermcts.horner(expr) - expr) == 0
+    replacements, (reduced,) = hornermcts.cse([expr])
+    assert sympy.expand(reduced.subs(list(reversed(replacements))) - expr) == 0
+
+
+def test_a_factor_with_a_big_coefficient_is_taken_out_on_the_command_line(tmp_path, capsys):
+    from hornermcts.cli import main
+
+    path = tmp_path / "big.txt"
+    path.write_text("x^2 + 2147483649*x + 2147483648\n")
+    assert main(["optimize", str(path), "-n", "20", "--seed", "0", "--no-progress", "--emit", "python"]) == 0
+    assert "2147483648" in capsys.readouterr().out
+
+
+def _sum_of(n: int, square: bool = False) -> Polynomial:
+    """``v0 + ... + v(n-1)``, plus ``v0**2`` if ``square`` (then not linear)."""
+    exps = np.eye(n, dtype=np.int64)
+    if square:
+        exps = np.vstack([exps, 2 * exps[:1]])
+    return Polynomial(sympy.symbols(f"v0:{n}"), exps, [1] * len(exps))
+
+
+@pytest.mark.parametrize("make", [
+    pytest.param(lambda: from_sympy(x**1000000000 + y), id="x^1000000000+y"),  # FLINT: over 60 s
+    pytest.param(lambda: from_sympy(x**100000 - y**100000), id="x^100000-y^100000"),  # over 60 s, 879 MB
+    pytest.param(lambda: _sum_of(2000), id="sum of 2,000 variables"),  # 88 s, 8.0 GB
+    pytest.param(lambda: _sum_of(5000), id="sum of 5,000 variables"),  # 17.4 GB
+    pytest.param(lambda: _sum_of(400, square=True), id="400 variables"),  # above MAX_VARIABLES, not linear
+])
+def test_inputs_above_the_size_bounds_are_not_factored(make):
+    """Factoring without a time limit had no bound (issue 36, item 2); these are refused by size, at once."""
+    poly = make()
+    start = time.perf_counter()
+    assert factorization(poly) is None
+    assert time.perf_counter() - start < 5.0  # a generous bound: it was minutes (or a crash) before
+
+
+@pytest.mark.parametrize("expr", [x**1000000000 + y, x**100000 - y**100000])
+def test_huge_degrees_are_optimized_whole(expr):
+    result = hornermcts.optimize(expr, iterations=20, seed=0)
+    assert result.form != "factored" and result.after.total <= 60  # repeated squaring
+    assert sympy.expand(result.expression() - expr) == 0
+
+
+def _product_poly() -> Polynomial:
+    flint = pytest.importorskip("flint")
+    a, b, c, d = flint.fmpz_mpoly_ctx.get(("x", 4), "lex").gens()
+    terms = ((a + b + c + d + 1) ** 12 * (a - b + 2 * c - d) ** 9).to_dict()  # 11,984 terms
+    return Polynomial((x, y, z, w), [list(map(int, k)) for k in terms], [int(v) for v in terms.values()])
+
+
+def test_factoring_is_stopped_without_a_deadline_too(monkeypatch):
+    from hornermcts import factoring
+
+    poly = _product_poly()
+    monkeypatch.setattr(factoring, "FACTOR_SECONDS", 0.002)
+    assert factorization(poly) is None
+    monkeypatch.setattr(factoring, "FACTOR_SECONDS", 600.0)
+    assert factorization(poly) is not None
+
+
+def test_factoring_runs_out_of_memory_in_the_child_only(monkeypatch, capfd):
+    """FLINT aborts when an allocation fails: the child dies, this process reads that the input did not factor."""
+    from hornermcts import factoring
+
+    v = sympy.symbols("v0:200")
+    poly = from_sympy(sympy.expand(sympy.Add(*v) * (v[0] - v[1] + 1)))  # FLINT takes 28 MB more to factor it
+    assert len(factorization(poly).factors) == 2
+    monkeypatch.setattr(factoring, "FACTOR_MEMORY", 1 << 20)
+    assert factorization(poly) is None
+    assert capfd.readouterr().err == ""  # FLINT's abort and Python's fatal-error report stay in the child
