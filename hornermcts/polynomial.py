@@ -29,7 +29,7 @@ import sympy
 from .coefficients import to_fraction, to_number
 
 # to_number lives in hornermcts.coefficients; it stays importable from here
-__all__ = ["Polynomial", "to_number", "MAX_EXPONENT"]
+__all__ = ["Polynomial", "to_number", "MAX_EXPONENT", "MAX_CELLS"]
 
 #: The largest exponent of a variable (``x^2147483647``, 2^31 - 1).  Nothing
 #: keeps a table as long as the largest exponent (the fast counter works on
@@ -37,6 +37,11 @@ __all__ = ["Polynomial", "to_number", "MAX_EXPONENT"]
 #: the limit keeps every exponent, and the sum of two, exact in 64-bit integers,
 #: and refuses absurd inputs (``x^(10^20)``) with a clear message at once.
 MAX_EXPONENT = 2**31 - 1
+
+#: The most cells (terms times variables) of the dense exponent matrix an input may have.  Every stage keeps
+#: that matrix (8 bytes a cell) and copies of it; a sum of 5,000 variables (25 million) is optimized within
+#: 2 GB, a sum of 200,000 (40 billion) would ask for 298 GiB: it is refused by the reader, before allocating.
+MAX_CELLS = 30_000_000
 
 
 class Polynomial:

@@ -9,7 +9,7 @@ names the placeholders and makes the :class:`~hornermcts.polynomial.Polynomial`.
 """
 from __future__ import annotations
 
-from ..errors import OptionError
+from ..errors import LimitError, OptionError
 
 from itertools import chain
 from typing import Sequence
@@ -20,7 +20,7 @@ from sympy.core.function import AppliedUndef
 from sympy.core.sorting import default_sort_key
 
 from ..coefficients import is_finite, product, to_number
-from ..polynomial import Polynomial
+from ..polynomial import MAX_CELLS, Polynomial
 from .budget import Budget
 from .sparse import Term, poly_pow
 
@@ -231,6 +231,10 @@ class Builder:
                 k += 1
                 symbols[int(remap[i])] = placeholder
                 opaque[placeholder] = self.keys[i]
+        if n_terms * len(cols) > MAX_CELLS:
+            raise LimitError(f"{n_terms:,} terms in {len(cols):,} variables need {n_terms * len(cols):,} exponent "
+                             f"cells (terms x variables), over the limit of {MAX_CELLS:,} "
+                             f"(hornermcts.polynomial.MAX_CELLS)")
         exps = np.zeros((n_terms, len(cols)), dtype=np.int64)
         if total:
             rows = np.repeat(np.arange(n_terms), lengths)
