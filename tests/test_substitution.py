@@ -198,3 +198,28 @@ def test_the_steps_follow_the_variables_not_their_names_or_the_terms(k):
     names = dict(zip(other.symbols, (poly.symbols[j] for j in perm)))
     assert again.costs == found.costs and again.terms == found.terms
     assert sorted(str(f.xreplace(names)) for f in again.forms.values()) == sorted(map(str, found.forms.values()))
+
+
+def test_binomial_pairs_leave_out_the_keys_past_the_budget():
+    """The largest key (``t / x_i`` shared by many terms) is left out once the pairs pass PAIRS_PER_TERM per term.
+
+    ``1`` is shared by the 100 variables of the sum: 4,950 pairs, over 32 per term for 107 terms; the binomial's
+    keys are small and counted exactly (issue 36, item 5: every pair of a long sum was built).
+    """
+    a, b = sympy.symbols("a b")
+    v = sympy.symbols("v0:100")
+    expr = sympy.expand((a - b) ** 6) + sympy.Add(*v)
+    poly = from_sympy(expr)
+    integers = [int(c) for c in poly.coefficients]
+    signs = np.array([1 if c > 0 else -1 for c in integers])
+    logs = np.log(np.abs(np.array(integers, dtype=float)))
+    found = binomial_pairs(poly.exponents, signs, logs, list(range(poly.n_vars)))
+    ab = {poly.symbols.index(a), poly.symbols.index(b)}
+    assert found and found == {step: n for step, n in brute_force_pairs(poly).items() if {step[0], step[1]} == ab}
+
+
+def test_a_sum_of_5000_variables_is_not_paired_term_by_term():
+    """It built 12.5 million pairs (49 s, 5.9 GB); now the one key is left out and nothing is substituted."""
+    n = 5000
+    poly = Polynomial(sympy.symbols(f"v0:{n}"), np.eye(n, dtype=np.int64), [1] * n)
+    assert linear_substitution(poly, cost=lambda p: p.n_terms) is None
