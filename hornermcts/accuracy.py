@@ -60,9 +60,9 @@ MAX_DEGREE = 1_000
 def relative_error(dag: Dag) -> float | None:
     """The largest relative error of the DAG's float64 evaluation at :data:`SAMPLES` points; None if not measured.
 
-    Not measured: a DAG of more than :data:`MAX_NODES` nodes or of degree
-    above :data:`MAX_DEGREE`.  An output whose float64 value overflows has
-    error ``inf``.  Measured once per DAG (remembered with it).
+    Not measured: a DAG of more than :data:`MAX_NODES` nodes, of degree
+    above :data:`MAX_DEGREE`, or with a coefficient beyond the doubles'
+    range.  An output whose float64 value overflows has error ``inf``.  Measured once per DAG (remembered with it).
 
     >>> import sympy
     >>> from hornermcts.horner_scheme import horner_dag
@@ -97,7 +97,10 @@ def _measure(dag: Dag, known: tuple | None) -> tuple | None:
     half = SAMPLES // 2
     base = np.concatenate([rng.uniform(0.5, 2.0, (half, len(bases))),
                            rng.uniform(-1.0, 1.0, (SAMPLES - half, len(bases)))]).T
-    approx = _evaluate(dag, walk, [column(base, float) for column in columns], float, np.ones(SAMPLES))
+    try:
+        approx = _evaluate(dag, walk, [column(base, float) for column in columns], float, np.ones(SAMPLES))
+    except OverflowError:  # a coefficient beyond the doubles (10^400): no double program computes it
+        return None
     if known is not None and known[0] == bases:
         exact = known[1]
     else:
