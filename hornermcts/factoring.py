@@ -18,17 +18,18 @@ run) and 1.05 s for res(8,6)'s 114,080 (1.9%), measured by
 ``benchmarks/factoring.py``.
 Factoring has bounds, so that it never costs more than a small share of
 a run, with or without a time limit.  FLINT's time and memory grow with
-``terms * variables**2`` and with the degree: a sum of 800 variables takes
-3.7 s and 536 MB, 100 variables and 100,000 terms 32 s and 7.6 GB, and
-``x**10000 - y**10000`` (25 factors) 21 s.  So an input above
-:data:`MAX_COST`, :data:`MAX_VARIABLES` or :data:`MAX_DEGREE` is not factored, nor is one linear
-after its monomial content is taken out (irreducible then, whatever its
-size: a sum of 5,000 variables).  Below them it runs in a forked child
-process, stopped after :data:`FACTOR_SECONDS` (or :data:`TIME_SHARE` of the
-time left to a ``deadline``, if less) and given :data:`FACTOR_MEMORY` bytes
-more address space than this process; the input is then optimized whole,
-as if it did not factor.  Where there is no fork (Windows) it runs in this
-process, under the size bounds alone.  Inputs with inexact (floating-point) coefficients
+``terms * variables**2``, with the cube of the variables and with the
+degree: a sum of 800 variables takes 3.7 s and 536 MB, 100 variables and
+100,000 terms 32 s and 7.6 GB, and ``x**10000 - y**10000`` (25 factors)
+21 s.  So an input above :data:`MAX_COST`, :data:`MAX_VARIABLES` or
+:data:`MAX_DEGREE` is not factored, nor is one linear after its monomial
+content is taken out (irreducible then, whatever its size: a sum of 5,000
+variables).  Below them it runs in a forked child process, stopped after
+:data:`FACTOR_SECONDS` (or :data:`TIME_SHARE` of the time left to a
+``deadline``, if less) and given :data:`FACTOR_MEMORY` bytes more address
+space than this process; the input is then optimized whole, as if it did
+not factor.  Where there is no fork (Windows) it runs in this process,
+under the size bounds alone.  Inputs with inexact (floating-point) coefficients
 are not factored: an exact factorisation of their binary values would
 change how the code rounds.  Without python-flint (``pip install
 python-flint``) nothing is factored.
@@ -110,10 +111,11 @@ def factorization(poly: Polynomial, deadline: Deadline | None = None) -> Factori
     """The factors of ``poly`` when at least two are not monomials (with their exponents), else None.
 
     None also when python-flint is not installed, when a coefficient is not
-    exact (``int`` or ``Fraction``), when the input is above the size bounds
-    (:data:`MAX_COST`, :data:`MAX_VARIABLES`, :data:`MAX_DEGREE`), and when factoring would take
-    more than :data:`FACTOR_SECONDS`, or :data:`TIME_SHARE` of the time
-    left to a bounded ``deadline``, or :data:`FACTOR_MEMORY` more memory.
+    exact (``int`` or ``Fraction``), when the input is above the size
+    bounds (:data:`MAX_COST`, :data:`MAX_VARIABLES`, :data:`MAX_DEGREE`),
+    and when factoring would take more than :data:`FACTOR_SECONDS`, or
+    :data:`TIME_SHARE` of the time left to a bounded ``deadline``, or
+    :data:`FACTOR_MEMORY` more memory.
     """
     coefficients = [to_python(c) for c in poly.coefficients]
     if poly.n_terms < 2 or not all(type(c) in (int, Fraction) for c in coefficients):
