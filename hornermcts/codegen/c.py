@@ -5,16 +5,15 @@ over points; long programs are cut into ``static`` parts (:data:`CHUNK`).
 """
 from __future__ import annotations
 
-import sympy
-from sympy.codegen.ast import Declaration, Type, Variable, float64, float80, real, value_const
+from sympy.codegen.ast import float80, real
 from sympy.printing.c import C99CodePrinter
 
 from ..errors import OptionError
 from .compensated import C_RUNTIME, compensate
-from .literals import Literal, c_literal, numeric_constants
+from .literals import c_literal, numeric_constants
 from .precision import COMPENSATED, check_precision
-from .printing import CallPrinting, printed
-from .program import Program
+from .printing import Writer
+from .program import Program, names_in
 
 #: Statements per generated C function (see :func:`to_c`).  64: measured on
 #: HEP(sigma) and res(7,5), plain ``-O3`` and ``-march=native``, one core,
@@ -54,13 +53,15 @@ BLOCK_SIZES = (1, 2, 4, 8, 16, 32, 64)
 _DD_WEIGHT = 8
 
 
-class _CPrinter(CallPrinting, C99CodePrinter):
+class _CPrinter(C99CodePrinter):
+    """C99's printer, for the opaque pieces (the statements are written by a :class:`~.printing.Writer`)."""
+
     language_name = "C"
     type_mappings = {**C99CodePrinter.type_mappings, float80: "long double"}
-    storage: dict = {}  # temporaries kept in the shared array t, by symbol
+    storage: dict = {}  # temporaries kept in the shared array t, by name
 
     def _print_Symbol(self, expr):
-        return self.storage.get(expr) or super()._print_Symbol(expr)
+        return self.storage.get(expr.name) or super()._print_Symbol(expr)
 
     def __init__(self, precision: str = "double"):
         settings = {"order": "none", "strict": True, "math_macros": {}}  # M_PIl & co. need _GNU_SOURCE
@@ -189,7 +190,6 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     compensated = precision == COMPENSATED
     printer = _CPrinter("double" if compensated else precision)
     ctype = "long double" if precision == "long double" else "double"
-    ftype = float80 if precision == "long double" else float64
     k_out = len(prog.outputs)
     nv = prog.n_vars
     if k_out == 1:
@@ -233,9 +233,9 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     if compensated:
         lines += C_RUNTIME.strip("\n").splitlines() + [""]
         chunk = chunk and max(chunk // _DD_WEIGHT, 1)
-        lines += _c_body(compensate(prog), printer, "dd_t", Type("dd_t"), signature, chunk, float64)[0]
+        lines += _c_body(compensate(prog), printer, "dd_t", signature, chunk, "double")[0]
     else:
-        lines += _c_body(prog, printer, ctype, ftype, signature, chunk, ftype)[0]
+        lines += _c_body(prog, printer, ctype, signature, chunk, ctype)[0]
     if batch:
         lines += ["", f"void {name}_batch(const double *xs, {ctype} *out, long n) {{",
                   "   for (long i = 0; i < n; ++i) {"]
@@ -278,7 +278,7 @@ def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | 
         signature = f"static {vec} {name}_block(const {vec} *x)"
     else:
         signature = f"static void {name}_block(const {vec} *x, {vec} *out)"
-    body, n_parts, n_stored = _c_body(prog, printer, vec, Type(vec), signature, chunk, Type(vec),
+    body, n_parts, n_stored = _c_body(prog, printer, vec, signature, chunk, vec,
                                       fname=f"{name}_block", xtype=vec, lanes=LANES, grouped=True)
     lines += body
     parted = n_parts > 1  # then the parts run in turn over a group of blocks, the outputs come last
@@ -326,13 +326,13 @@ _NOINLINE = ["#ifndef HM_NOINLINE", "#if defined(__GNUC__) || defined(__clang__)
              "#define HM_NOINLINE __attribute__((noinline))", "#else", "#define HM_NOINLINE", "#endif", "#endif"]
 
 
-def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str, chunk: int | None,
-            input_type, *, fname: str | None = None, xtype: str = "double", lanes: int | str = 0,
+def _c_body(prog: Program, printer: _CPrinter, ctype: str, signature: str, chunk: int | None,
+            input_type: str, *, fname: str | None = None, xtype: str = "double", lanes: int | str = 0,
             grouped: bool = False) -> tuple[list[str], int, int]:
     """The function's C lines, split into parts of ``chunk`` statements; the number of parts and of shared temporaries.
 
-    ``ctype``/``ftype`` are the C type (name, SymPy type) of the temporaries,
-    ``input_type`` the SymPy type of the inputs' locals, ``xtype`` the C type
+    ``ctype`` is the C type of the temporaries, ``input_type`` that of the
+    inputs' locals, ``xtype`` the C type
     ``x`` points to, ``fname`` the function's name (the parts' prefix;
     default ``prog.name``).  ``lanes > 0``: the locals are vectors of that
     many doubles (:data:`VECTOR_TYPE`; a number or the C macro holding it) and each opaque piece (``sin(y)``,
@@ -348,44 +348,47 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
     ``fname_final(x, t)`` (``fname_final(x, t, out)`` with several outputs),
     which computes the outputs from ``x`` and ``t``.
     """
-    statements = [(loc, numeric_constants(e)) for loc, e in prog.pieces] + prog.steps
+    statements = [(loc, (*e[:2], numeric_constants(e[2]), *e[3:]) if type(e) is tuple else numeric_constants(e))
+                  for loc, e in prog.pieces]  # C has no names for pi, E, ...: literals (a compensated piece is a pair)
+    statements += prog.steps
+    reads = [names_in(expr, set()) for _, expr in statements]
+    output_reads = names_in(("outputs", *prog.outputs), set())
     size = len(statements)
     n_parts = 1 if not chunk or size <= chunk else -(-size // chunk)
     part_of = {sym: (k * n_parts) // max(size, 1) for k, (sym, _) in enumerate(statements)}
     stored: dict = {}
-    for k, (_, expr) in enumerate(statements):
-        here = (k * n_parts) // max(size, 1)
-        for s in expr.free_symbols:
-            if part_of.get(s, here) != here and s not in stored:
-                stored[s] = len(stored)
-    for expr in prog.outputs:
-        for s in expr.free_symbols:
-            if s in part_of and n_parts > 1 and s not in stored:
-                stored[s] = len(stored)
+    if n_parts > 1:
+        for k, names in enumerate(reads):
+            here = (k * n_parts) // size
+            for s in names:
+                if part_of.get(s, here) != here:
+                    stored[s] = None
+        for s in output_reads:
+            if s in part_of:
+                stored[s] = None
     position = {sym: k for k, (sym, _) in enumerate(statements)}
     stored = {s: k for k, s in enumerate(sorted(stored, key=position.__getitem__))}
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
+    writer = Writer(lambda v: c_literal(v, printer.precision), printer, printer.storage)
     n_stored = max(len(stored), 1)  # the length of t
     inputs = dict((loc, k) for k, (_, loc) in enumerate(prog.inputs))
 
-    def input_lines(exprs) -> list[str]:
-        used = set().union(*(e.free_symbols for e in exprs)) if exprs else set()
-        return [declare(loc, sympy.Symbol(f"x[{k}]"), input_type) for loc, k in inputs.items() if loc in used]
+    def input_lines(used) -> list[str]:
+        return [f"   const {input_type} {loc} = x[{k}];" for loc, k in inputs.items() if loc in used]
 
-    def declare(sym, expr, type_=ftype) -> str:
+    def declare(sym, expr) -> str:
         if sym in stored:
-            return f"   {printer.storage[sym]} = {printed(printer, expr)};"
-        code = printed(printer, Declaration(Variable(sym, type=type_, value=expr, attrs={value_const})), expr)
-        return f"   {code};"
+            return f"   {printer.storage[sym]} = {writer.write(expr)};"
+        return f"   const {ctype} {sym} = {writer.write(expr)};"
 
     def declare_piece(sym, expr) -> str:
         if not lanes:
             return declare(sym, expr)
         saved = printer.storage
-        target = saved.get(sym, str(sym))
-        printer.storage = {**saved, **{s: f"{saved.get(s, s)}[k]" for s in expr.free_symbols}}
+        target = saved.get(sym, sym)
+        printer.storage = {**saved, **{s: f"{saved.get(s, s)}[k]" for s in names_in(expr, set())}}
         try:
-            value = printed(printer, expr)
+            value = writer.write(expr)
         finally:
             printer.storage = saved
         head = "" if sym in stored else f"   {ctype} {sym};\n"
@@ -398,14 +401,17 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
 
     lines: list[str] = []
     parts: list[list] = [[] for _ in range(n_parts)]
+    part_reads: list[set] = [set() for _ in range(n_parts)]
     for k, stmt in enumerate(statements):
-        parts[(k * n_parts) // max(size, 1)].append(stmt)
+        p = (k * n_parts) // max(size, 1)
+        parts[p].append(stmt)
+        part_reads[p] |= reads[k]
     fname = fname or prog.name
     if n_parts > 1:
         lines += _NOINLINE
         for p, stmts in enumerate(parts):
             lines.append(f"HM_NOINLINE static void {fname}_part{p}(const {xtype} *x, {ctype} *t) {{")
-            lines += input_lines([e for _, e in stmts])
+            lines += input_lines(part_reads[p])
             lines += [statement(sym, expr) for sym, expr in stmts]
             lines += ["}", ""]
         if grouped:
@@ -416,16 +422,15 @@ def _c_body(prog: Program, printer: _CPrinter, ctype: str, ftype, signature: str
             lines.append(signature + " {")
             lines.append(f"   {ctype} t[{n_stored}];")
             lines += [f"   {fname}_part{p}(x, t);" for p in range(n_parts)]
-        lines += input_lines(prog.outputs)
+        lines += input_lines(output_reads)
     else:
         lines.append(signature + " {")
-        lines += input_lines([e for _, e in statements] + prog.outputs)
+        lines += input_lines(set().union(*reads, output_reads))
         lines += [statement(sym, expr) for sym, expr in statements]
 
     def value(e) -> str:  # a constant output is broadcast to every lane
-        code = printed(printer, e)
-        constant = all(isinstance(s, Literal) for s in e.free_symbols)
-        return f"{VECTOR_SPLAT}({code})" if lanes and constant else code
+        code = writer.write(e)
+        return f"{VECTOR_SPLAT}({code})" if lanes and not names_in(e, set()) else code
 
     if len(prog.outputs) == 1:
         lines.append(f"   return {value(prog.outputs[0])};")

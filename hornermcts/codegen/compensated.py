@@ -35,12 +35,13 @@ times the plain code).
 The language modules print the rewritten program with the runtime of their
 language (:data:`C_RUNTIME`, :data:`PYTHON_RUNTIME`) written with it.
 
+>>> import sympy
 >>> from hornermcts.polynomial import Polynomial
 >>> from hornermcts.horner_scheme import horner_dag
 >>> from hornermcts.codegen.program import Program
 >>> x, y = sympy.symbols("x y")
 >>> compensate(Program(horner_dag(Polynomial((x, y), [[1, 1], [0, 0]], [3, 1])), "f")).outputs
-[Call(dd_round, Call(dd_add_d, Call(dd_mul_d, Call(dd_two_prod, y, x_), 3), 1))]
+[('call', 'dd_round', ('call', 'dd_add_d', ('call', 'dd_mul_d', ('call', 'dd_two_prod', 'y', 'x_'), 3), 1))]
 """
 from __future__ import annotations
 
@@ -48,22 +49,7 @@ from ..errors import OptionError
 
 from fractions import Fraction
 
-import sympy
-from sympy.core.symbol import Str
-
-from .literals import Literal, literal
 from .program import Program, constant
-
-
-class Call(sympy.Expr):
-    """``name(arg, ...)``: a call to a function of the double-double runtime (see :func:`compensate`)."""
-
-    def __new__(cls, name, *args):
-        return sympy.Expr.__new__(cls, Str(name) if isinstance(name, str) else name, *args)
-
-    @property
-    def name(self) -> str:
-        return self.args[0].name
 
 
 # The runtime written at the top of compensated code (Ogita, Rump, Oishi 2005;
@@ -175,7 +161,7 @@ def _signed(value: Fraction) -> tuple:
     hi = float(value)
     if Fraction(hi) == value:
         return constant(value), False
-    return Call("dd_pair", constant(Fraction(hi)), constant(Fraction(float(value - Fraction(hi))))), True
+    return ("call", "dd_pair", constant(Fraction(hi)), constant(Fraction(float(value - Fraction(hi))))), True
 
 
 def compensate(prog: Program) -> Program:
@@ -193,39 +179,36 @@ def compensate(prog: Program) -> Program:
 
     def add(a, b):
         (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
-        return Call("dd_add" if py else "dd_add_d" if px else "dd_two_sum", x, y), True
+        return ("call", "dd_add" if py else "dd_add_d" if px else "dd_two_sum", x, y), True
 
     def mul(a, b):
         (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
-        return Call("dd_mul" if py else "dd_mul_d" if px else "dd_two_prod", x, y), True
+        return ("call", "dd_mul" if py else "dd_mul_d" if px else "dd_two_prod", x, y), True
 
     def lower(expr, sign: int = 1) -> tuple:
         """``(sign*expr lowered, is_pair)``."""
-        if isinstance(expr, Literal):
-            return _signed(sign * expr.value)
-        if expr.is_Symbol:
+        t = type(expr)
+        if t is str:
             if sign > 0:
                 return expr, expr in pairs
             if expr in pairs:
-                return Call("dd_neg", expr), True
-            return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False), False
-        args = expr.args
-        if expr.is_Mul and args[0] == -1:
-            rest = args[1] if len(args) == 2 else sympy.Mul(*args[1:], evaluate=False)
-            return lower(rest, -sign)
-        if expr.is_Mul:  # the sign goes to the first factor
-            out = lower(args[0], sign)
-            for a in args[1:]:
-                out = mul(out, lower(a))
-            return out
-        if expr.is_Add:  # -(a + b) = (-a) + (-b): the same roundings
-            out = lower(args[0], sign)
-            for a in args[1:]:
+                return ("call", "dd_neg", expr), True
+            return ("-", expr), False
+        if t is not tuple:
+            return _signed(sign * expr)
+        tag = expr[0]
+        if tag == "-":
+            return lower(expr[1], -sign)
+        if tag == "*":  # the sign goes to the first factor
+            return mul(lower(expr[1], sign), lower(expr[2]))
+        if tag == "+":  # -(a + b) = (-a) + (-b): the same roundings
+            out = lower(expr[1], sign)
+            for a in expr[2:]:
                 out = add(out, lower(a, sign))
             return out
         raise OptionError(f"cannot write {expr} in double-double arithmetic")
 
-    prog.pieces = [(loc, Call("dd_pair", expr, literal(0))) for loc, expr in prog.pieces]
+    prog.pieces = [(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces]
     prog.steps = [(loc, lower(expr)[0]) for loc, expr in prog.steps]
-    prog.outputs = [Call("dd_round", e) if pair else e for e, pair in map(lower, prog.outputs)]
+    prog.outputs = [("call", "dd_round", e) if pair else e for e, pair in map(lower, prog.outputs)]
     return prog

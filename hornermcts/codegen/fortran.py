@@ -8,7 +8,7 @@ from sympy.printing.fortran import FCodePrinter
 
 from .literals import fortran_literal, fraction, numeric_constants
 from .precision import check_precision
-from .printing import printed
+from .printing import Writer, printed
 from .program import Program
 
 
@@ -96,15 +96,22 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
         constants.update(dict(found))
         statements.extend("  " + c.strip() if not c.startswith("  ") else c for c in code.splitlines())
 
+    write = Writer(lambda v: fortran_literal(v, precision), printer).write
+
+    def assign_step(target: str, expr) -> None:
+        line = f"{target} = {write(expr)}"
+        # FCodePrinter's layout of an assignment: lines beyond 72 characters continued with &
+        for c in printer._wrap_fortran([line]) if len(line) > 72 else [line]:
+            statements.append("  " + c.strip() if not c.startswith("  ") else c)
+
     for k, (_, loc) in enumerate(prog.inputs):
         statements.append(f"  {loc} = real(x({k + 1}), wp)")
     for loc, expr in prog.pieces:
         assign(loc, numeric_constants(expr))
     for sym, expr in prog.steps:
-        assign(sym, expr)
-    result = sympy.Symbol("r") if k_out == 1 else None
+        assign_step(sym, expr)
     for j, expr in enumerate(prog.outputs):
-        assign(result if k_out == 1 else sympy.Symbol(f"out({j + 1})"), expr)
+        assign_step("r" if k_out == 1 else f"out({j + 1})", expr)
     declared = [loc for _, loc in prog.inputs] + [loc for loc, _ in prog.pieces] + [s for s, _ in prog.steps]
     decls = [f"  real(wp), parameter :: {c} = {v}" for c, v in sorted((str(c), v) for c, v in constants.items())]
     decls += [f"  real(wp) :: {s}" for s in declared]

@@ -31,14 +31,14 @@ from ..errors import OptionError
 
 import keyword
 import re
+from fractions import Fraction
 
 import sympy
 from sympy.core.function import AppliedUndef
 
 from ..dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from ..opcount import OpCount, expression_count
-from ..views import scaled
-from .literals import literal
+from .literals import fraction
 
 #: Largest number of operations written inline in one statement: a node used
 #: once becomes its own statement beyond that, so expressions stay flat (no
@@ -192,7 +192,7 @@ class _Names:
     def __init__(self, reserved=()):
         self.used = set(_RESERVED) | {r.lower() for r in reserved}
 
-    def take(self, wanted: str) -> sympy.Symbol:
+    def take(self, wanted: str) -> str:
         """``wanted`` made a valid identifier, with ``_`` appended until it is unused."""
         base = re.sub(r"[^0-9A-Za-z_]", "_", wanted.encode("ascii", "replace").decode()).lstrip("_")
         if not base or not base[0].isalpha():
@@ -201,28 +201,74 @@ class _Names:
         while name.lower() in self.used:
             name += "_"
         self.used.add(name.lower())
-        return sympy.Symbol(name)
+        return name
 
-    def temporary(self) -> sympy.Symbol:
+    def temporary(self) -> str:
         """The next free ``t<k>``."""
         while True:
             self.counter = getattr(self, "counter", 0) + 1
             name = f"t{self.counter}"
             if name not in self.used:
                 self.used.add(name)
-                return sympy.Symbol(name)
+                return name
 
 
-def _scaled(c, expr):
-    """``c*expr`` as a product the printers keep: the literal ``|c|`` first, the sign outside."""
-    product = scaled(abs(c), expr, literal)
-    return product if c > 0 else sympy.Mul(sympy.S.NegativeOne, product, evaluate=False)
+def coefficient(c):
+    """``|c|`` as a literal of the program: an ``int`` or a ``Fraction`` (a SymPy or float number: its exact value)."""
+    return abs(c) if type(c) in (int, Fraction) else abs(fraction(c))
 
 
 def constant(c):
     """The number ``c`` as an expression of the program: a literal, negated when ``c < 0``."""
-    lit = literal(c)
-    return lit if c >= 0 else sympy.Mul(sympy.S.NegativeOne, lit, evaluate=False)
+    return coefficient(c) if c >= 0 else ("-", coefficient(c))
+
+
+def _scaled(c, expr):
+    """``c*expr``: the literal ``|c|`` first, the sign outside."""
+    if c == 1:
+        return expr
+    if c == -1:
+        return ("-", expr)
+    product = ("*", coefficient(c), expr)
+    return product if c > 0 else ("-", product)
+
+
+def names_in(expr, into: set) -> set:
+    """Add the locals ``expr`` reads to ``into`` (a SymPy piece: the names of its symbols); return ``into``."""
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is str:
+            into.add(e)
+        elif t is tuple:
+            stack.extend(e[2:] if e[0] == "call" else e[1:])
+        elif isinstance(e, sympy.Basic):
+            into.update(s.name for s in e.free_symbols)
+    return into
+
+
+def as_sympy(expr):
+    """A statement of the program as a SymPy expression (for reading it; the printers never need this).
+
+    >>> as_sympy(("-", ("+", ("*", Fraction(1, 3), "x"), "y"))), as_sympy(("call", "dd_neg", "t1"))
+    (-(x/3 + y), dd_neg(t1))
+    """
+    t = type(expr)
+    if t is str:
+        return sympy.Symbol(expr)
+    if t in (int, Fraction):
+        return sympy.Rational(expr)
+    if t is not tuple:
+        return expr
+    args = [as_sympy(a) for a in expr[1:]]
+    if expr[0] == "*":
+        return sympy.Mul(*args, evaluate=False)
+    if expr[0] == "+":
+        return sympy.Add(*args, evaluate=False)
+    if expr[0] == "-":
+        return sympy.Mul(sympy.S.NegativeOne, args[0], evaluate=False)
+    return sympy.Function(expr[1])(*args[1:])
 
 
 def _check_defined(dags) -> None:
@@ -240,12 +286,30 @@ def _check_defined(dags) -> None:
 class Program:
     """The statements of the generated code, independent of the language.
 
-    ``inputs`` ``[(symbol, local)]``; ``pieces`` ``[(local, expression in locals)]``;
-    ``steps`` ``[(local, expression)]`` (powers and DAG nodes, in order);
-    ``outputs`` ``[expression]``, one per output of every DAG; ``count`` the
-    :class:`~hornermcts.opcount.OpCount` of these statements (for one DAG
-    its ``count()``: the program is written from
+    ``inputs`` ``[(symbol, local)]``; ``pieces`` ``[(local, SymPy expression
+    in the locals' symbols)]`` (``sin(y)``, ``1/z``: printed by each
+    language's SymPy printer); ``steps`` ``[(local, expression)]`` (powers
+    and DAG nodes, in order); ``outputs`` ``[expression]``, one per output of
+    every DAG; ``count`` the :class:`~hornermcts.opcount.OpCount` of these
+    statements (for one DAG its ``count()``: the program is written from
     :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
+
+    Locals are ``str``.  A step's or output's expression is light, not a SymPy
+    object (building SymPy objects and printing them with SymPy's printers
+    wrote about 10^4 operations per second; these are written at about 10^6):
+
+    * a ``str``: a local;
+    * an ``int`` or ``Fraction`` (never negative): an exact coefficient, written
+      as a literal of the language and precision;
+    * ``("*", a, b)`` the product, ``("+", a, b, ...)`` the sum, ``("-", a)``
+      the negation of expressions;
+    * ``("call", name, arg, ...)``: a call of the double-double runtime
+      (:func:`~hornermcts.codegen.compensated.compensate`; an argument may be
+      a SymPy piece).
+
+    Each language writes them (:class:`~hornermcts.codegen.printing.Writer`)
+    exactly as SymPy's printers wrote the equivalent unevaluated ``Mul``/``Add``;
+    :func:`as_sympy` gives that SymPy expression, to read one.
 
     ``obj`` is a Dag, an OptimizeResult or a list of them (:func:`as_dags`);
     ``name`` the generated function's name (checked here, for every
@@ -266,10 +330,12 @@ class Program:
         self.steps: list = []
         self.outputs: list = []
         self.count = OpCount()
-        self.n_nodes = sum(len(d.walk()) for d in dags)
+        walks = [d.walk() for d in dags]
+        self.n_nodes = sum(len(w) for w in walks)
         _check_defined(dags)
         piece_local: dict = {}
         var_locals: list = []
+        symbols = {s: sympy.Symbol(loc) for s, loc in self.inputs}
         for dag in dags:
             sym_local = {}
             for s in dag.symbols:
@@ -277,7 +343,7 @@ class Program:
                     piece = dag.opaque[s]
                     if piece not in piece_local:
                         piece_local[piece] = names.take(str(s))
-                        self.pieces.append((piece_local[piece], piece.xreplace(local)))
+                        self.pieces.append((piece_local[piece], piece.xreplace(symbols)))
                         self.count += expression_count(piece)
                     sym_local[s] = piece_local[piece]
                 else:
@@ -285,64 +351,79 @@ class Program:
             var_locals.append([sym_local[s] for s in dag.symbols])
         # the powers every output needs, one power plan per variable for all of them
         needed: dict = {}
-        for dag, var_local in zip(dags, var_locals):
-            for var, exponents in dag.powers_needed().items():
+        for dag, walk, var_local in zip(dags, walks, var_locals):
+            for var, exponents in dag._powers(walk).items():
                 needed.setdefault(var_local[var], set()).update(exponents)
         power: dict = {}
         for loc, exponents in needed.items():
             power[loc, 1] = loc
             for n, a, b in power_plan(exponents):
                 sym = names.take(f"{loc}_{n}")
-                self.steps.append((sym, sympy.Mul(power[loc, a], power[loc, b], evaluate=False)))
+                self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
                 power[loc, n] = sym
                 self.count += OpCount(powers=1)
-        for dag, var_local in zip(dags, var_locals):
-            self.outputs += self._lower(dag, var_local, power, names)
+        for dag, walk, var_local in zip(dags, walks, var_locals):
+            self.outputs += self._lower(dag, walk, var_local, power, names)
 
     @property
     def ops(self) -> int:
         """Operations of the program in FORM's model (what the header states)."""
         return self.count.total
 
-    def _lower(self, dag: Dag, var_local: list, power: dict, names: _Names) -> list:
-        """The expressions of every output of ``dag``; the temporaries go to ``self.steps``."""
+    def _lower(self, dag: Dag, walk, var_local: list, power: dict, names: _Names) -> list:
+        """The expressions of every output of ``dag``; the temporaries go to ``self.steps``.
+
+        The hot loop of code generation (one pass over the nodes, small
+        tuples, no SymPy).
+        """
         uses = dag.uses()
         roots = {node for _, node in dag.roots}
-        ref: dict[int, sympy.Expr] = {}
+        ref: dict = {}
         weight: dict[int, int] = {}
         adds = mults = 0
-        for node_id, node in dag.walk():
-            match node:
-                case Pow(var, n):
-                    loc = var_local[var]
-                    ref[node_id] = loc if n == 1 else power[loc, n]
-                    weight[node_id] = 0
-                    continue
-                case Mul(a, b):
-                    expr = sympy.Mul(ref[a], ref[b], evaluate=False)
-                    w = 1 + weight[a] + weight[b]
-                    mults += 1
-                case Scale(c, a):
-                    expr = _scaled(c, ref[a])
-                    w = 1 + weight[a]
-                    mults += 1
-                case Add():
-                    parts = []
-                    w = 1
-                    adds += 1
-                    for c, child in node.operands:
-                        if child == ONE:
-                            parts.append(constant(c))
-                        else:
-                            parts.append(_scaled(c, ref[child]))
-                            w += weight[child] + (c not in (1, -1))
-                            mults += c not in (1, -1)
-                    expr = sympy.Add(*parts, evaluate=False)
-                case _:  # the constant 1: operands write it as a number
-                    continue
+        steps = self.steps
+        temporary = names.temporary
+        for node_id, node in walk:
+            kind = type(node)
+            if kind is Mul:
+                a, b = node[1], node[2]
+                expr = ("*", ref[a], ref[b])
+                w = 1 + weight[a] + weight[b]
+                mults += 1
+            elif kind is Add:
+                w = 1
+                adds += 1
+                parts = ["+"]
+                for c, child in (node[1], node[2]):
+                    if child == ONE:
+                        parts.append(constant(c))
+                        continue
+                    w += weight[child]
+                    if c == 1:
+                        parts.append(ref[child])
+                    elif c == -1:
+                        parts.append(("-", ref[child]))
+                    else:
+                        parts.append(_scaled(c, ref[child]))
+                        w += 1
+                        mults += 1
+                expr = tuple(parts)
+            elif kind is Pow:
+                var, n = node[1], node[2]
+                loc = var_local[var]
+                ref[node_id] = loc if n == 1 else power[loc, n]
+                weight[node_id] = 0
+                continue
+            elif kind is Scale:
+                a = node[2]
+                expr = _scaled(node[1], ref[a])
+                w = 1 + weight[a]
+                mults += 1
+            else:  # the constant 1: operands write it as a number
+                continue
             if uses[node_id] > 1 or (w > MAX_INLINE and node_id not in roots):
-                sym = names.temporary()
-                self.steps.append((sym, expr))
+                sym = temporary()
+                steps.append((sym, expr))
                 ref[node_id], weight[node_id] = sym, 0
             else:
                 ref[node_id], weight[node_id] = expr, w
@@ -393,14 +474,12 @@ class Program:
         """``{statement index: [temporaries last read there]}`` (outputs read at the end)."""
         temps = {sym for sym, _ in self.steps} | {sym for sym, _ in self.pieces}
         last: dict = {}
-        statements = self.pieces + self.steps
-        for k, (_, expr) in enumerate(statements):
-            for s in expr.free_symbols:
+        for k, (_, expr) in enumerate(self.pieces + self.steps):
+            for s in names_in(expr, set()):
                 if s in temps:
                     last[s] = k
-        for expr in self.outputs:
-            for s in expr.free_symbols:
-                last.pop(s, None)
+        for s in names_in(("outputs", *self.outputs), set()):
+            last.pop(s, None)
         by_index: dict[int, list] = {}
         for s, k in last.items():
             by_index.setdefault(k, []).append(s)
