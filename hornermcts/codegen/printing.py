@@ -44,80 +44,67 @@ class Writer:
     """
 
     def __init__(self, literal, printer=None, names=None, pair: str = "dd_pair({}, {})"):
-        self.literal = literal
         self.printer = printer
-        self.names = names or {}
-        self.pair = pair
-        self.literals: dict = {}
-        self.neg_one = printed(printer, sympy.S.NegativeOne) if printer is not None else "-1"
+        self.names = {} if names is None else names
+        neg_one = printer._print(sympy.S.NegativeOne) if printer is not None else "-1"
+        self.write = _writer(literal, printer, self.names, pair, neg_one)
 
-    def write(self, e) -> str:
-        """The text of expression ``e``."""
+
+def _writer(literal, printer, names, pair: str, neg_one: str):
+    """The function writing an expression (:class:`Writer`); one closure, its lookups local, for speed."""
+    literals: dict = {}
+    name_of = names.get
+    tuple_, str_, int_, fraction_ = tuple, str, int, Fraction
+
+    def factor(e) -> str:  # a factor of a product
+        if type(e) is tuple_ and e[0] != "call":
+            return f"({write(e)})"
+        return write(e)
+
+    def signed_factor(e) -> str:  # a factor of a negated product
+        if type(e) is tuple_ and (e[0] == "+" or e[0] == "-"):
+            return f"({write(e)})"
+        return write(e)
+
+    def write(e) -> str:
         t = type(e)
-        if t is str:
-            return self.names.get(e, e)
-        if t is tuple:
+        if t is str_:
+            return name_of(e, e)
+        if t is tuple_:
             tag = e[0]
             if tag == "*":
-                return f"{self.factor(e[1])}*{self.factor(e[2])}"
+                return f"{factor(e[1])}*{factor(e[2])}"
             if tag == "+":
-                return self._sum(e)
+                out = []
+                for term in e[1:]:
+                    if type(term) is tuple_ and term[0] == "+":
+                        out.append(f" + ({write(term)})")
+                        continue
+                    text = write(term)
+                    out.append(f" - {text[1:]}" if text[0] == "-" else f" + {text}")
+                head = out[0]
+                out[0] = "-" + head[3:] if head[1] == "-" else head[3:]
+                return "".join(out)
             if tag == "-":
-                return self._negation(e[1])
-            return self._call(e)
-        if t is int or t is Fraction:
-            text = self.literals.get(e)
+                a = e[1]
+                if type(a) is not tuple_ or a[0] == "call":
+                    return "-" + write(a)
+                if a[0] == "*":
+                    return f"-{signed_factor(a[1])}*{signed_factor(a[2])}"
+                if a[0] == "+":
+                    return f"-({write(a)})"
+                return f"-({neg_one})*{signed_factor(a[1])}"  # -(-b)
+            if e[1] == "dd_pair":
+                return pair.format(*map(write, e[2:]))
+            return f"{e[1]}({', '.join(map(write, e[2:]))})"
+        if t is int_ or t is fraction_:
+            text = literals.get(e)
             if text is None:
-                text = self.literals[e] = self.literal(e)
+                text = literals[e] = literal(e)
             return text
-        return printed(self.printer, e)  # an opaque piece
+        return printed(printer, e)  # an opaque piece
 
-    def factor(self, e) -> str:
-        """``e`` as a factor of a product: in parentheses unless a local, a literal or a call."""
-        if type(e) is tuple and e[0] != "call":
-            return f"({self.write(e)})"
-        return self.write(e)
-
-    def _negation(self, e) -> str:
-        t = type(e)
-        if t is not tuple or e[0] == "call":
-            return "-" + self.write(e)
-        tag = e[0]
-        if tag == "+":
-            return f"-({self._sum(e)})"
-        if tag == "*":
-            return f"-{self._signed_factor(e[1])}*{self._signed_factor(e[2])}"
-        return f"-({self.neg_one})*{self._signed_factor(e[1])}"  # -(-a)
-
-    def _signed_factor(self, e) -> str:
-        """A factor of a negated product: in parentheses when a sum or a negation."""
-        if type(e) is tuple and e[0] in ("+", "-"):
-            return f"({self.write(e)})"
-        return self.write(e)
-
-    def _sum(self, e) -> str:
-        out = []
-        for term in e[1:]:
-            if type(term) is tuple and term[0] == "+":
-                out.append(" + (")
-                out.append(self._sum(term))
-                out.append(")")
-                continue
-            text = self.write(term)
-            if text[0] == "-":
-                out.append(" - ")
-                out.append(text[1:])
-            else:
-                out.append(" + ")
-                out.append(text)
-        head = out[0]
-        out[0] = "-" if head == " - " else "" if head == " + " else head.lstrip(" +")
-        return "".join(out)
-
-    def _call(self, e) -> str:
-        if e[1] == "dd_pair":
-            return self.pair.format(*(self.write(a) for a in e[2:]))
-        return f"{e[1]}({', '.join(self.write(a) for a in e[2:])})"
+    return write
 
 
 def printed(printer, node, expr=None, **options):

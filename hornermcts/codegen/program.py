@@ -13,17 +13,21 @@ computed once), so its statements perform exactly the operations
   temporary, a node used once is written inline into its user as long as
   the expression stays small (:data:`MAX_INLINE`).
 
-Coefficients are :class:`~hornermcts.codegen.literals.Literal` symbols
-(exact), signs are products by ``-1``; each printer writes them in its
-language.  Every local gets a name valid in all the languages, never one
-the generated code uses itself (``x``, ``out``, ``dd_add``, ...) or a keyword.
+Coefficients are exact numbers (``int``/``Fraction``), signs are
+negations; each language writes them (:class:`~hornermcts.codegen.printing.Writer`).
+The statements are light tuples, not SymPy objects (see :class:`Program`);
+:func:`as_sympy` shows one as SymPy.  Every local gets a name valid in all
+the languages, never one the generated code uses itself (``x``, ``out``,
+``dd_add``, ...) or a keyword.
 
 >>> from hornermcts.polynomial import Polynomial
 >>> from hornermcts.horner_scheme import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> prog = Program(horner_dag(Polynomial((x, y), [[3, 1], [0, 0]], [2, 1])), "g")
->>> prog.inputs, prog.steps, prog.outputs, prog.ops
-([(x, x_), (y, y)], [(x__2, x_*x_), (x__3, x_*x__2)], [1 + 2*(x__3*y)], 5)
+>>> prog.inputs, prog.steps, prog.ops
+([(x, 'x_'), (y, 'y')], [('x__2', ('*', 'x_', 'x_')), ('x__3', ('*', 'x__2', 'x_'))], 5)
+>>> prog.outputs, as_sympy(prog.outputs[0])
+([('+', 1, ('*', 2, ('*', 'y', 'x__3')))], 2*(x__3*y) + 1)
 """
 from __future__ import annotations
 
@@ -36,6 +40,7 @@ from fractions import Fraction
 import sympy
 from sympy.core.function import AppliedUndef
 
+from ..collector import paused
 from ..dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from ..opcount import OpCount, expression_count
 from .literals import fraction
@@ -362,8 +367,9 @@ class Program:
                 self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
                 power[loc, n] = sym
                 self.count += OpCount(powers=1)
-        for dag, walk, var_local in zip(dags, walks, var_locals):
-            self.outputs += self._lower(dag, walk, var_local, power, names)
+        with paused():  # many small tuples, no cycles: the collector's passes would find nothing
+            for dag, walk, var_local in zip(dags, walks, var_locals):
+                self.outputs += self._lower(dag, walk, var_local, power, names)
 
     @property
     def ops(self) -> int:
