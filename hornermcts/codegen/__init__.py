@@ -2,9 +2,11 @@
 
 Every generator takes a :class:`~hornermcts.dag.Dag`, an
 :class:`~hornermcts.optimize.OptimizeResult` (its ``.dag``) or a list of them
-(independent outputs evaluated by one function), and prints the code through
-SymPy's printers (``C99CodePrinter``, ``PythonCodePrinter``, ``NumPyPrinter``,
-``FCodePrinter``), one statement per temporary:
+(independent outputs evaluated by one function), and writes the code one
+statement per temporary (the arithmetic by plain string joins,
+:class:`~hornermcts.codegen.printing.Writer`; the opaque pieces by SymPy's
+printers ``C99CodePrinter``, ``PythonCodePrinter``, ``NumPyPrinter``,
+``FCodePrinter``):
 
 * the opaque pieces (placeholders for ``sin(y)``, ``1/z``, ...) are computed
   first from the input variables;
@@ -58,7 +60,7 @@ Layout
     :func:`to_c`'s ``block``), on every core for large calls (``workers=``),
     bit-identical to the single-point function.
 ``precision``, ``printing``
-    The precisions and their check; what the printers share.
+    The precisions and their check; the writer of the statements, what the printers share.
 
 Examples
 --------
