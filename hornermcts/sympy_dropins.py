@@ -349,16 +349,25 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     Same signature and return value as :func:`sympy.cse`, so it plugs into
     ``sympy.lambdify(args, expr, cse=hornermcts.cse)`` and code printers:
     returns ``(replacements, reduced_exprs)``; ``replacements`` is a list of
-    ``(symbol, expression)`` in evaluation order.  The expressions are
-    optimized together by :func:`hornermcts.optimize` (``**options``, the
-    fields of :class:`hornermcts.Options`, go there).  They are written as
+    ``(symbol, expression)`` in evaluation order.  Polynomials as written
+    (sums, products, non-negative integer powers) are optimized together by
+    :func:`hornermcts.optimize`; anything else (calls, divisions, roots) as
+    written, by :func:`hornermcts.expression.optimize_written`: cut into
+    polynomial units over calls, reciprocals and sums kept whole, what
+    repeats shared through function arguments, angle sums folded
+    (``cos(a)*cos(b) - sin(a)*sin(b)`` is ``cos(a + b)``).  ``**options``,
+    the fields of :class:`hornermcts.Options`, go there.  The answer never
+    needs more operations than :func:`sympy.cse`'s (asked too for inputs
+    with pieces and for polynomials of at most :data:`SYMPY_CSE_UP_TO`
+    operations; the cheaper is kept).  They are written as
     SymPy writes its own (``cse([x + y])`` gives ``([], [x + y])``, SymPy's
     ``x + y``): sums and products flattened, in SymPy's order, except where
     evaluating would change the operations (``2*(x + y)`` stays a
     product); an opaque piece read once is written in place, except a
     reciprocal as a factor (``t = 1/z`` then ``x*t``, which is how the
-    optimizer counts it).  The replacements and reduced expressions hold
-    exactly ``optimize(...).after`` operations.
+    optimizer counts it; with pieces, one read once is a division).  The
+    replacements and reduced expressions hold exactly the operations the
+    optimizer reports (``optimize(...).after``, ``optimize_written(...).after``).
 
     ``symbols`` is an iterable of names for the temporaries (a list, tuple
     or iterator; default ``x0, x1, ...`` as in SymPy); as in SymPy, a name
@@ -376,9 +385,9 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     ``x < 1``), ``Tuple``, non-commutative symbols, ``UnevaluatedExpr``,
     matrix expressions (``MatrixSymbol``, ``A.T*A``) and numbers alone
     (``Mul(1, 2, evaluate=False)``, ``Matrix([[1]])``).  So the drop-in
-    raises only where ``sympy.cse`` does.  The non-polynomial pieces of an
-    expression (``sqrt(x + y)``, ``Piecewise(...)``) are kept whole: what
-    repeats inside them is not shared with the rest.
+    raises only where ``sympy.cse`` does.  A ``Piecewise`` is kept whole
+    (its conditions are not expressions): what repeats inside it is shared
+    only where ``sympy.cse``'s answer is the cheaper.
     """
     if ignore or isinstance(exprs, dict):
         return _sympy_cse(exprs, symbols, optimizations, postprocess, order, ignore, list)
@@ -416,7 +425,7 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
                 (statements, outputs), pieces = theirs, set()
     else:
         written = optimize_written(flat, **options)
-        statements, outputs, pieces = written.statements, written.outputs, written.calls
+        statements, outputs, pieces = written.statements, written.outputs, written.inlinable
     replacements, reduced = _as_sympy_writes_it(statements, outputs, pieces, names)
     out, k = [], 0
     for shape in shapes:

@@ -69,11 +69,14 @@ class WrittenResult:
         ``"as written"`` (products of sums kept), ``"expanded"`` (products
         expanded where they stay small) or ``"sympy.cse"`` (SymPy's own
         answer was cheaper).
-    calls : set
+    inlinable : set
         The statements' right-hand sides, which a writer may put in place
         where they are read once (as ``sympy.cse`` names only what repeats).
     seconds : float
         Wall time of the call.
+    result : OptimizeResult
+        What :func:`hornermcts.optimize` made of the units (None when the
+        answer is ``sympy.cse``'s).
     """
 
     statements: list
@@ -81,7 +84,7 @@ class WrittenResult:
     before: OpCount
     after: OpCount
     form: str
-    calls: set = field(default_factory=set)
+    inlinable: set = field(default_factory=set)
     seconds: float = 0.0
     result: object = field(default=None, repr=False, compare=False)
 
@@ -155,6 +158,7 @@ def optimize_written(exprs, options=None, **changes) -> WrittenResult:
     own_count = count(*own)
     if own_count.total < after.total:
         statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
-    calls = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats: a writer may put these in place
+    inlinable = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats
     before = sum((expression_count(e) for e in exprs), OpCount())
-    return WrittenResult(statements, outputs, before, after, name, calls, time.perf_counter() - clock, result)
+    return WrittenResult(statements, outputs, before, after, name, inlinable, time.perf_counter() - clock,
+                         None if name == "sympy.cse" else result)
