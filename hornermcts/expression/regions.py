@@ -349,12 +349,9 @@ class _Walk:
         call of a sum, and nested compositions fold again.
         """
         other = {sympy.sin: sympy.cos, sympy.cos: sympy.sin}
-        changed = True
-        while changed:
-            changed = False
-            for m in list(poly):
-                if m not in poly:
-                    continue
+        work = list(poly)  # in order, each term once; a folded term goes on the end, its partner found from it
+        for m in work:
+            if m in poly:
                 trig = [a for a, n in m if n == 1 and a in self.trig]
                 for i, j in itertools.combinations(range(len(trig)), 2):
                     (fa, a), (fb, b) = self.trig[trig[i]], self.trig[trig[j]]
@@ -376,7 +373,7 @@ class _Walk:
                         poly.pop(term, None)
                     else:
                         poly[term] = v
-                    changed = True
+                        work.append(term)
                     break
         return poly
 
