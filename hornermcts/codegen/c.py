@@ -53,7 +53,7 @@ BLOCK_SIZES = (1, 2, 4, 8, 16, 32, 64)
 _DD_WEIGHT = 8
 
 
-class _CPrinter(C99CodePrinter):
+class CPrinter(C99CodePrinter):
     """C99's printer, for the opaque pieces (the statements are written by a :class:`~.printing.Writer`)."""
 
     language_name = "C"
@@ -188,7 +188,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     prog = Program(obj, name, args)
     prog.refuse_complex("C")
     compensated = precision == COMPENSATED
-    printer = _CPrinter("double" if compensated else precision)
+    printer = CPrinter("double" if compensated else precision)
     ctype = "long double" if precision == "long double" else "double"
     k_out = len(prog.outputs)
     nv = prog.n_vars
@@ -249,7 +249,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     return "\n".join(lines) + "\n"
 
 
-def _c_blocks(prog: Program, printer: _CPrinter, block: int | str, chunk: int | None) -> list[str]:
+def _c_blocks(prog: Program, printer: CPrinter, block: int | str, chunk: int | None) -> list[str]:
     """The blocked batch code: the program on vectors of ``block`` doubles, and the loop over blocks.
 
     A program cut into parts runs part by part over a group of blocks
@@ -326,7 +326,7 @@ _NOINLINE = ["#ifndef HM_NOINLINE", "#if defined(__GNUC__) || defined(__clang__)
              "#define HM_NOINLINE __attribute__((noinline))", "#else", "#define HM_NOINLINE", "#endif", "#endif"]
 
 
-def _c_body(prog: Program, printer: _CPrinter, ctype: str, signature: str, chunk: int | None,
+def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk: int | None,
             input_type: str, *, fname: str | None = None, xtype: str = "double", lanes: int | str = 0,
             grouped: bool = False) -> tuple[list[str], int, int]:
     """The function's C lines, split into parts of ``chunk`` statements; the number of parts and of shared temporaries.

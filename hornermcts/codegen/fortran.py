@@ -12,7 +12,7 @@ from .printing import Writer, printed
 from .program import Program
 
 
-class _FortranPrinter(FCodePrinter):
+class FortranPrinter(FCodePrinter):
     language_name = "Fortran"
 
     def __init__(self, precision: str = "double"):
@@ -75,7 +75,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     check_precision(precision, "fortran")
     prog = Program(obj, name, args)
     prog.refuse_complex("Fortran")
-    printer = _FortranPrinter(precision)
+    printer = FortranPrinter(precision)
     kind = "c_double" if precision == "double" else "c_long_double"
     nv = max(prog.n_vars, 1)
     k_out = len(prog.outputs)

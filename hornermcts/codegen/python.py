@@ -30,7 +30,7 @@ class PythonLiterals:
         return python_literal(expr.value)
 
 
-class _PythonPrinter(PythonLiterals, PythonCodePrinter):
+class PythonPrinter(PythonLiterals, PythonCodePrinter):
     language_name = "Python"
 
 
@@ -133,7 +133,7 @@ def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> 
     """
     prog = python_program(obj, name, precision, args, "python")
     compensated = precision == COMPENSATED
-    printer = _PythonPrinter()
+    printer = PythonPrinter()
     nv = prog.n_vars
     k_out = len(prog.outputs)
     body = statement_lines(prog, printer)

@@ -19,11 +19,11 @@ import pytest
 import sympy
 
 from hornermcts.codegen import to_c, to_fortran, to_numpy, to_python
-from hornermcts.codegen.c import _CPrinter
-from hornermcts.codegen.fortran import _FortranPrinter
+from hornermcts.codegen.c import CPrinter
+from hornermcts.codegen.fortran import FortranPrinter
 from hornermcts.codegen.literals import Literal, c_literal, fortran_literal, python_literal
 from hornermcts.codegen.printing import Writer
-from hornermcts.codegen.python import _PythonPrinter
+from hornermcts.codegen.python import PythonPrinter
 from hornermcts.horner_scheme import horner_dag
 from hornermcts.parse import as_polynomial
 
@@ -83,9 +83,9 @@ def _as_old_sympy(e):
 @pytest.mark.parametrize("language", ["c", "python", "fortran"])
 def test_writer_writes_what_sympy_printed(language):
     """Random nestings of products, sums and negations: the writer's text is SymPy's printers' text."""
-    printer, literal = {"c": (_CPrinter(), lambda v: c_literal(v, "double")),
-                        "python": (_PythonPrinter(), python_literal),
-                        "fortran": (_FortranPrinter(), lambda v: fortran_literal(v, "double"))}[language]
+    printer, literal = {"c": (CPrinter(), lambda v: c_literal(v, "double")),
+                        "python": (PythonPrinter(), python_literal),
+                        "fortran": (FortranPrinter(), lambda v: fortran_literal(v, "double"))}[language]
     write = Writer(literal, printer).write
     rng = random.Random(36)
     for _ in range(400):
