@@ -146,3 +146,11 @@ def test_angle_sums_fold_into_one_call():
     assert_equal(exprs, substituted(replacements, reduced))
     # a + b once, a - b once, cos/sin of a + b + c: the written-out products are gone
     assert cost(replacements, reduced) <= 6 < cost(*sympy.cse(exprs))
+
+
+def test_a_power_beyond_the_exponent_limit_is_a_piece_of_its_own():
+    # x**(10**20) inside an expression with pieces: computed as written, never multiplied out (it hung, then
+    # overflowed the exponent matrix)
+    e = [x ** (10**20) * sympy.sin(y) + y, x ** (10**20) / (y + 1)]
+    replacements, reduced = hornermcts.cse(e)
+    assert substituted(replacements, reduced) == e

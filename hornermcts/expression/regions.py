@@ -17,7 +17,7 @@ standing for something the polynomial machinery cannot see through:
 A product or power of sums is distributed only when the product stays
 within ``expand_limit`` terms: ``expand_limit=1`` keeps every product of
 sums as written, a large limit expands where the terms stay few (the
-decision between the two is made by cost in :mod:`hornermcts.expression.optimize`).
+decision between the two is made by cost in :mod:`hornermcts.expression.written`).
 Products of sines and cosines that are angle sums are folded, exactly:
 ``cos(a)*cos(b) - sin(a)*sin(b)`` (a composition of rotations written out,
 three operations) is ``cos(a + b)`` (one addition and one call), and nested
@@ -45,6 +45,7 @@ from fractions import Fraction
 import sympy
 
 from ..errors import LimitError
+from ..polynomial import MAX_EXPONENT
 
 __all__ = ["Regions", "regions", "DEFAULT_EXPAND_LIMIT"]
 
@@ -80,6 +81,10 @@ def _mul(p: dict, q: dict) -> dict:
 
 
 def _pow(p: dict, n: int) -> dict:
+    """``p**n``: a monomial's exponents multiplied (``x**(10**20)`` at once), a sum multiplied out."""
+    if len(p) == 1:
+        (m, c), = p.items()
+        return {tuple((a, e * n) for a, e in m): c**n}
     out: dict = {(): 1}
     for _ in range(n):
         out = _mul(out, p)
@@ -312,7 +317,9 @@ class _Walk:
         sums = []
         for f in factors:
             base, n = (f.base, int(f.exp)) if f.is_Pow and f.exp.is_Integer else (f, 1)
-            if n < 0:
+            if abs(n) > MAX_EXPONENT:  # x**(10**20): a piece of its own, computed by the code as written
+                acc = _mul(acc, {((self.atom(("piece", f), definition=f), 1),): 1})
+            elif n < 0:
                 c, a = self.operand(base)
                 inverse = self.atom(("inverse", a), definition=1 / self.out.atoms[a])
                 acc = _mul(acc, {((inverse, -n),): _reciprocal(c) ** -n})
