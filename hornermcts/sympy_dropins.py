@@ -31,6 +31,7 @@ from .expression.assemble import count
 from .opcount import expression_count, own_operations
 from .expression import optimize_written
 from .optimize import optimize
+from .polynomial import MAX_EXPONENT
 from .views import to_expressions
 
 __all__ = ["horner", "simplify", "cse", "SYMPY_CSE_UP_TO"]
@@ -183,9 +184,14 @@ def _tree_count(expr, counts: dict) -> int:
 
 
 def _polynomial(e) -> bool:
-    """True when ``e`` is a polynomial in its symbols as written: sums, products, non-negative integer powers."""
+    """True when ``e`` is a polynomial in its symbols as written: sums, products, non-negative integer powers.
+
+    Not: non-finite numbers (``oo*x``) and powers beyond
+    :data:`~hornermcts.polynomial.MAX_EXPONENT` (``x**(10**20)``), which the
+    expression front end keeps as pieces, as ``sympy.cse`` does.
+    """
     return all(a.is_Symbol or a.is_Number and (a.is_Rational or a.is_Float) or a.is_Add or a.is_Mul
-               or a.is_Pow and a.exp.is_Integer and a.exp >= 0 for a in sympy.preorder_traversal(e))
+               or a.is_Pow and a.exp.is_Integer and 0 <= a.exp <= MAX_EXPONENT for a in sympy.preorder_traversal(e))
 
 
 def _factor_kind(e) -> int:

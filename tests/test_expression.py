@@ -154,3 +154,9 @@ def test_a_power_beyond_the_exponent_limit_is_a_piece_of_its_own():
     e = [x ** (10**20) * sympy.sin(y) + y, x ** (10**20) / (y + 1)]
     replacements, reduced = hornermcts.cse(e)
     assert substituted(replacements, reduced) == e
+
+
+@pytest.mark.parametrize("e", [sympy.oo * x + y, x + sympy.zoo, x ** (10**20) + y, sympy.nan * x])
+def test_non_finite_numbers_and_huge_powers_are_pieces_as_in_sympy_cse(e):
+    # they raised OptionError (the polynomial pipeline refuses them); sympy.cse passes them through
+    assert hornermcts.cse([e]) == sympy.cse([e])
