@@ -11,7 +11,7 @@ seconds of the call, warm (each side run once on a small input first, then
 the median of ``--repeats`` calls); peak memory is tracemalloc's peak of the
 Python heap during one call (SymEngine's and Symbolica's native heaps are
 not seen).  SymEngine and Symbolica are benchmark-only peers (``pip install
-symengine symbolica``); a missing one is reported as such.
+-e '.[peers]'``); a missing one is reported as such.
 
 Usage::
 
