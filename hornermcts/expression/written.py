@@ -63,8 +63,9 @@ class WrittenResult:
     outputs : list of sympy.Expr
         One per input expression.
     before, after : OpCount
-        Operations as written (each distinct subtree once, as ``sympy.cse``'s
-        basic sharing would) and of ``statements`` + ``outputs``.
+        Operations as written (every occurrence counted,
+        :func:`~hornermcts.opcount.expression_count`) and of ``statements`` +
+        ``outputs``.
     form : str
         ``"as written"`` (products of sums kept), ``"expanded"`` (products
         expanded where they stay small) or ``"sympy.cse"`` (SymPy's own
@@ -127,9 +128,9 @@ def _region_options(options, changes: dict):
     return chosen.replace(iterations=min(chosen.iterations, REGION_ITERATIONS), variables_per_restart=10**6)
 
 
-def _sympy_cse(exprs) -> tuple[list, list]:
-    names = (sympy.Dummy() for _ in iter(int, 1))
-    return sympy.cse(exprs, symbols=names)
+def _placeholders():
+    """Endless fresh Dummy symbols: temporaries the caller names afterwards."""
+    return (sympy.Dummy() for _ in iter(int, 1))
 
 
 def optimize_written(exprs, options=None, **changes) -> WrittenResult:
@@ -150,11 +151,10 @@ def optimize_written(exprs, options=None, **changes) -> WrittenResult:
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
     result = optimize(units if len(units) > 1 else units[0], _region_options(options, changes))
-    placeholders = (sympy.Dummy() for _ in iter(int, 1))
-    replacements, unit_exprs = result.assignments(placeholders)
+    replacements, unit_exprs = result.assignments(_placeholders())
     statements, outputs = assemble(chosen, replacements, unit_exprs)
     after = count(statements, outputs)
-    own = _sympy_cse(exprs)
+    own = sympy.cse(exprs, symbols=_placeholders())
     own_count = count(*own)
     if own_count.total < after.total:
         statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
