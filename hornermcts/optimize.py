@@ -282,9 +282,9 @@ def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | Non
 
 def _joined(polys: list) -> tuple:
     """:func:`prepare_outputs` of polynomials over the same columns: joined without SymPy (exponent rows stacked)."""
-    zero = [p.n_terms == 0 for p in polys]
     import sympy
 
+    zero = [p.n_terms == 0 for p in polys]
     markers = tuple(sympy.Dummy(f"output{k}") for k in range(len(polys)) if not zero[k])
     live = [p for p in polys if p.n_terms]
     blocks = [np.hstack([np.zeros((p.n_terms, len(markers)), dtype=np.int64), p.exponents]) for p in live]

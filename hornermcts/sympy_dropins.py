@@ -20,16 +20,15 @@ x**2*(x*(y**2 + z) + y)
 """
 from __future__ import annotations
 
-import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
 import sympy
 
 from .errors import OptionError
-from .expression.assemble import count
-from .opcount import expression_count, own_operations
 from .expression import optimize_written
+from .expression.assemble import count, placeholders
+from .opcount import expression_count, own_operations
 from .optimize import optimize
 from .polynomial import MAX_EXPONENT
 from .views import to_expressions
@@ -422,11 +421,10 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     names = _temporary_symbols(symbols, flat)
     if all(_polynomial(e) for e in flat):  # one region: the polynomial pipeline as it stands
         result = optimize(flat if len(flat) > 1 else flat[0], **options)
-        placeholders = (sympy.Dummy() for _ in itertools.count())
-        statements, outputs = result.assignments(placeholders)
+        statements, outputs = result.assignments(placeholders())
         pieces = set(result.dag.opaque.values())
         if sum(expression_count(e).total for e in flat) <= SYMPY_CSE_UP_TO:  # never more than sympy.cse
-            theirs = sympy.cse(flat, symbols=(sympy.Dummy() for _ in itertools.count()))
+            theirs = sympy.cse(flat, symbols=placeholders())
             if count(*theirs).total < result.after.total:
                 (statements, outputs), pieces = theirs, set()
     else:

@@ -15,7 +15,7 @@ import sympy
 
 from ..opcount import OpCount, expression_count
 
-__all__ = ["assemble", "count", "share_scaled"]
+__all__ = ["assemble", "count", "share_scaled", "placeholders"]
 
 
 def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]:
@@ -139,6 +139,11 @@ def _in_order(statements: dict, outputs: list) -> list:
 def _sorted(symbols) -> list:
     """``symbols`` in a fixed order (placeholders by creation), last first: the depth-first walk pops the first."""
     return sorted(symbols, key=sympy.default_sort_key, reverse=True)
+
+
+def placeholders():
+    """Endless fresh Dummy symbols: temporaries that whoever writes the assignments names afterwards."""
+    return (sympy.Dummy() for _ in iter(int, 1))
 
 
 def count(statements: list, outputs: list) -> OpCount:

@@ -29,7 +29,7 @@ import sympy
 
 from ..errors import LimitError
 from ..opcount import OpCount, expression_count
-from .assemble import assemble, count
+from .assemble import assemble, count, placeholders
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
 __all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS", "REGION_CANDIDATES"]
@@ -128,11 +128,6 @@ def _region_options(options, changes: dict):
     return chosen.replace(iterations=min(chosen.iterations, REGION_ITERATIONS), variables_per_restart=10**6)
 
 
-def _placeholders():
-    """Endless fresh Dummy symbols: temporaries the caller names afterwards."""
-    return (sympy.Dummy() for _ in iter(int, 1))
-
-
 def optimize_written(exprs, options=None, **changes) -> WrittenResult:
     """Optimize SymPy expressions as written (see the module docstring); ``options`` as :func:`hornermcts.optimize`.
 
@@ -151,10 +146,10 @@ def optimize_written(exprs, options=None, **changes) -> WrittenResult:
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
     result = optimize(units if len(units) > 1 else units[0], _region_options(options, changes))
-    replacements, unit_exprs = result.assignments(_placeholders())
+    replacements, unit_exprs = result.assignments(placeholders())
     statements, outputs = assemble(chosen, replacements, unit_exprs)
     after = count(statements, outputs)
-    own = sympy.cse(exprs, symbols=_placeholders())
+    own = sympy.cse(exprs, symbols=placeholders())
     own_count = count(*own)
     if own_count.total < after.total:
         statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
