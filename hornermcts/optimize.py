@@ -36,6 +36,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import cache, partial
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -58,7 +59,10 @@ from .search.parallel import fork_map, processes
 from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
 from .structure import structural_order
 from .substitution import linear_substitution
-from .views import to_assignments, to_expressions, to_networkx
+from .views import assignments_graph, to_assignments, to_expressions, to_networkx
+
+if TYPE_CHECKING:
+    from .expression.written import WrittenResult
 
 __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
            "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost",
@@ -128,6 +132,17 @@ class OptimizeResult:
         The options the search ran with (preset and seed included).
     seconds : float
         Wall time of the whole call (search, DAGs, greedy step).
+    written : WrittenResult or None
+        For SymPy input that is more than one polynomial region as written
+        (products of sums, calls or reciprocals of sums:
+        :func:`~hornermcts.expression.regions.structured`), what the
+        expression front end made of it
+        (:func:`~hornermcts.expression.optimize_written`): its assignments in
+        evaluation order; ``form`` is then ``"as written"``, ``"expanded"``
+        or ``"sympy.cse"``, ``polynomial`` the units, ``order`` and
+        ``search`` their search's, ``dag`` None (the views and
+        :mod:`hornermcts.codegen` read ``written``), ``cse`` equal to
+        ``after`` and ``relative_error`` None.  Else None.
     """
 
     polynomial: Polynomial
@@ -145,6 +160,7 @@ class OptimizeResult:
     factors: tuple = ()
     variables: dict = field(default_factory=dict)
     relative_error: float | None = None
+    written: WrittenResult | None = field(default=None, repr=False, compare=False)
 
     @property
     def elapsed(self) -> float:
@@ -183,15 +199,23 @@ class OptimizeResult:
         expression as it stands.  Use :meth:`assignments` or
         :mod:`hornermcts.codegen` to get ``result.after`` operations.
         """
+        if self.written is not None:
+            exprs = self.written.nested()
+            return exprs if self.written.many else exprs[0]
         exprs = to_expressions(self.dag)
         return exprs if isinstance(self.polynomial, list) else exprs[0]
 
     def assignments(self, symbols=None):
         """``(replacements, [expr])`` in the shape ``sympy.cse`` returns."""
+        if self.written is not None:
+            return self.written.named(symbols)
         return to_assignments(self.dag, symbols)
 
     def graph(self):
-        """The optimized DAG as a networkx DiGraph."""
+        """The optimized DAG as a networkx DiGraph (:func:`~hornermcts.views.to_networkx`; a result as written:
+        its assignments', :func:`~hornermcts.views.assignments_graph`)."""
+        if self.written is not None:
+            return assignments_graph(self.written.statements, self.written.outputs)
         return to_networkx(self.dag)
 
     def summary(self) -> str:
@@ -217,6 +241,10 @@ class OptimizeResult:
         if self.relative_error is not None:
             lines.append(f"relative error {self.relative_error:.1e} in double precision "
                          f"(largest at {SAMPLES} sample points, against the exact value)")
+        if self.written is not None:
+            units = self.polynomial if isinstance(self.polynomial, list) else [self.polynomial]
+            lines.append(f"the expression as written ({self.form}): {len(units)} polynomial region(s) optimized "
+                         f"together, {len(self.written.statements)} assignments")
         if self.form == "input":
             lines.append("the input as written needs fewer operations than any Horner scheme found: "
                          "it is returned in its own form")
@@ -363,6 +391,9 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     if options.seed is None:  # draw it now and record it: the run can be repeated
         options = options.replace(seed=seed_value(None))
     deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
+    written = _structured_input(expr)
+    if written is not None:
+        return _optimize_written(expr, written, options, deadline, clock)
     polys, joint, n_markers = prepare_outputs(expr, deadline, options.max_terms)  # reading is timed and budgeted
     split = factorization(polys[0], deadline) if options.factor and n_markers == 0 else None
     if split is None:
@@ -394,6 +425,44 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         factors=factors if form == "factored" else (),
         variables=dict(substitution.forms) if substitution is not None and form == "optimized" else {},
         relative_error=relative_error(best.dag),
+    )
+
+
+def _structured_input(expr) -> list | None:
+    """The SymPy expressions of ``expr`` when they are more than one polynomial region as written, else None."""
+    import sympy
+
+    from .expression.regions import structured
+
+    items = list(expr) if _is_many(expr) else [expr]
+    if items and all(isinstance(e, sympy.Expr) for e in items) and structured(items):
+        return items
+    return None
+
+
+def _optimize_written(expr, exprs: list, options: Options, deadline: Deadline, clock: float) -> OptimizeResult:
+    """:func:`optimize` of SymPy expressions as written: :func:`~hornermcts.expression.optimize_written`."""
+    from dataclasses import replace
+
+    from .expression.written import optimize_written
+
+    w = replace(optimize_written(exprs, options, deadline=deadline), many=_is_many(expr))
+    inner = cast("OptimizeResult | None", w.result)
+    recorded = options.as_dict()
+    recorded["greedy"] = "greedy" in options.stages
+    return OptimizeResult(
+        polynomial=inner.polynomial if inner is not None else cast(Polynomial, []),
+        order=inner.order if inner is not None else (),
+        before=w.before,
+        after=w.after,
+        cse=w.after,
+        baselines={},
+        history=inner.history if inner is not None else (),
+        search=inner.search if inner is not None else (),
+        options=recorded,
+        seconds=time.perf_counter() - clock,
+        form=w.form,
+        written=w,
     )
 
 

@@ -86,7 +86,9 @@ def horner(expr, **options):
     True
     """
     many = isinstance(expr, (sympy.MatrixBase, list, tuple))
-    exprs = _as_sympy_writes_them(to_expressions(optimize(list(expr) if many else expr, **options).dag))
+    result = optimize(list(expr) if many else expr, **options)
+    nested = result.written.nested() if result.written is not None else to_expressions(result.dag)
+    exprs = _as_sympy_writes_them(nested)
     if isinstance(expr, sympy.MatrixBase):
         return type(expr)(expr.shape[0], expr.shape[1], exprs)
     return type(expr)(exprs) if many else exprs[0]
@@ -421,9 +423,14 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     names = _temporary_symbols(symbols, flat)
     if all(_polynomial(e) for e in flat):  # one region: the polynomial pipeline as it stands
         result = optimize(flat if len(flat) > 1 else flat[0], **options)
-        statements, outputs = result.assignments(placeholders())
-        pieces = set(result.dag.opaque.values())
-        if sum(expression_count(e).total for e in flat) <= SYMPY_CSE_UP_TO:  # never more than sympy.cse
+        if result.written is not None:  # products of sums: the front end as written (sympy.cse a candidate there)
+            written = result.written
+            statements, outputs, pieces = written.statements, written.outputs, written.inlinable
+        else:
+            statements, outputs = result.assignments(placeholders())
+            pieces = set(result.dag.opaque.values())
+        small = sum(expression_count(e).total for e in flat) <= SYMPY_CSE_UP_TO
+        if result.written is None and small:  # never more than sympy.cse
             theirs = sympy.cse(flat, symbols=placeholders())
             if count(*theirs).total < result.after.total:
                 (statements, outputs), pieces = theirs, set()

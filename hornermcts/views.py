@@ -44,7 +44,7 @@ from .coefficients import to_fraction, to_number
 from .dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from .opcount import expression_count
 
-__all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "evaluate_dag"]
+__all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "assignments_graph", "evaluate_dag"]
 
 
 def scaled(c, expr, number=to_number) -> sympy.Expr:
@@ -289,6 +289,104 @@ def to_networkx(dag: Dag):
     for k, (c, root) in enumerate(dag.roots):
         sign, src = (1, constant(c)) if root == ONE else coefficient_product(c, made[root])
         edge(src, node(("output", k), op="output", index=k), 0, sign)
+        if k == 0:
+            graph.graph.update(root=src, root_sign=sign)
+    return graph
+
+
+def assignments_graph(statements: list, outputs: list):
+    """Assignments in evaluation order (a result as written) as the ``networkx.DiGraph`` of :func:`to_networkx`.
+
+    The same nodes and edges, one node per operation as
+    :func:`~hornermcts.opcount.expression_count` counts each statement
+    (a sum of ``k`` terms ``k - 1`` additions, a quotient one ``"mul"``
+    node with ``division=True``, ``b**n`` by repeated squaring), plus
+    ``"call"`` nodes (``function``: ``sin``, ``sqrt``, ``Pow`` for a
+    non-integer power, ...; free, as in FORM's model) whose edges bring
+    their arguments.  The ``"add"`` and ``"mul"`` nodes plus the pieces'
+    ``operations`` are the statements' count.
+
+    >>> import sympy
+    >>> x, y, t = sympy.symbols("x y t")
+    >>> g = assignments_graph([(t, x + y)], [sympy.sin(t) / t**2])
+    >>> sorted(op for _, op in g.nodes(data="op"))
+    ['add', 'call', 'input', 'input', 'mul', 'mul', 'output']
+    """
+    import networkx as nx
+    import sympy
+
+    graph = nx.DiGraph()
+    value: dict = {}
+
+    def node(**attrs) -> int:
+        k = graph.number_of_nodes()
+        graph.add_node(k, **attrs)
+        return k
+
+    def edge(src: int, dst: int, position: int, sign: int = 1) -> None:
+        graph.add_edge(src, dst, position=position, sign=sign)
+
+    def binary(a: tuple, b: tuple, **attrs) -> tuple:
+        made = node(**attrs)
+        edge(a[1], made, 0, a[0])
+        edge(b[1], made, 1, b[0])
+        return 1, made
+
+    def chain(items: list, **attrs) -> tuple:
+        out = items[0]
+        for item in items[1:]:
+            out = binary(out, item, **attrs)
+        return out
+
+    def power(base, n: int) -> tuple:
+        square, out = build(base), None
+        while True:
+            if n & 1:
+                out = square if out is None else binary(out, square, op="mul")
+            n >>= 1
+            if not n:
+                return out
+            square = binary(square, square, op="mul", square=True)
+
+    def build(e) -> tuple:
+        """``(sign, node)``: the value of ``e`` is ``sign`` times the node's."""
+        if e in value:
+            return value[e]
+        if e.is_Symbol:
+            value[e] = (1, node(op="input", symbol=str(e), operations=0))
+        elif e.is_Rational or e.is_Float:
+            value[e] = (1 if e >= 0 else -1, node(op="constant", value=str(abs(e))))
+        elif e.is_Add:
+            return chain([build(a) for a in e.args], op="add")
+        elif e.is_Mul:
+            c, factors = e.as_coeff_mul()
+            top = [build(f) for f in factors if not (f.is_Pow and f.exp.is_Integer and f.exp < 0)]
+            bottom = [power(f.base, -int(f.exp)) for f in factors if f.is_Pow and f.exp.is_Integer and f.exp < 0]
+            if abs(c) != 1 or not top:
+                top.insert(0, build(abs(c)))
+            out = chain(top, op="mul")
+            if bottom:
+                out = binary(out, chain(bottom, op="mul"), op="mul", division=True)
+            return (-out[0] if c < 0 else out[0]), out[1]
+        elif e.is_Pow and e.exp.is_Integer:
+            n = int(e.exp)
+            return power(e.base, n) if n > 0 else binary(build(sympy.S.One), power(e.base, -n), op="mul",
+                                                             division=True)
+        elif all(isinstance(a, sympy.Expr) for a in e.args) and e.args and not e.is_Atom:
+            made = node(op="call", function=type(e).__name__ if e.is_Pow else str(e.func))
+            for k, a in enumerate(e.args):
+                sign, src = build(a)
+                edge(src, made, k, sign)
+            value[e] = (1, made)
+        else:  # pi, Piecewise, ...: a piece with its arithmetic inside
+            value[e] = (1, node(op="input", symbol=str(e), operations=expression_count(e).total))
+        return value[e]
+
+    for t, rhs in statements:
+        value[t] = build(rhs)
+    for k, e in enumerate(outputs):
+        sign, src = build(e)
+        edge(src, node(op="output", index=k), 0, sign)
         if k == 0:
             graph.graph.update(root=src, root_sign=sign)
     return graph

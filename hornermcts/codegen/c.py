@@ -5,6 +5,7 @@ over points; long programs are cut into ``static`` parts (:data:`CHUNK`).
 """
 from __future__ import annotations
 
+from sympy import Basic
 from sympy.codegen.ast import float80, real
 from sympy.printing.c import C99CodePrinter
 
@@ -326,6 +327,20 @@ _NOINLINE = ["#ifndef HM_NOINLINE", "#if defined(__GNUC__) || defined(__clang__)
              "#define HM_NOINLINE __attribute__((noinline))", "#else", "#define HM_NOINLINE", "#endif", "#endif"]
 
 
+def _sympy_piece(e):
+    """The SymPy expression a statement prints (itself, or the value of a compensated pair), else None."""
+    if isinstance(e, Basic):
+        return e
+    if type(e) is tuple and e[0] == "call" and e[1] == "dd_pair" and isinstance(e[2], Basic):
+        return e[2]
+    return None
+
+
+def _with_literals(e):
+    """A piece statement with pi, E, ... as literals (C has no names for them)."""
+    return numeric_constants(e) if isinstance(e, Basic) else (*e[:2], numeric_constants(e[2]), *e[3:])
+
+
 def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk: int | None,
             input_type: str, *, fname: str | None = None, xtype: str = "double", lanes: int | str = 0,
             grouped: bool = False) -> tuple[list[str], int, int]:
@@ -348,9 +363,10 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     ``fname_final(x, t)`` (``fname_final(x, t, out)`` with several outputs),
     which computes the outputs from ``x`` and ``t``.
     """
-    statements = [(loc, (*e[:2], numeric_constants(e[2]), *e[3:]) if type(e) is tuple else numeric_constants(e))
-                  for loc, e in prog.pieces]  # C has no names for pi, E, ...: literals (a compensated piece is a pair)
-    statements += prog.steps
+    # the pieces, and the steps that are SymPy pieces (the calls of a result as written), are printed by the
+    # printer and computed lane by lane; C has no names for pi, E, ...: literals (a compensated piece is a pair)
+    pieces = {loc for loc, _ in prog.pieces} | {loc for loc, e in prog.steps if _sympy_piece(e) is not None}
+    statements = [(loc, _with_literals(e)) if loc in pieces else (loc, e) for loc, e in prog.pieces + prog.steps]
     reads = [names_in(expr, set()) for _, expr in statements]
     output_reads = names_in(("outputs", *prog.outputs), set())
     size = len(statements)
@@ -394,7 +410,6 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
         head = "" if sym in stored else f"   {ctype} {sym};\n"
         return f"{head}   for (int k = 0; k < {lanes}; ++k)\n      {target}[k] = {value};"
 
-    pieces = {loc for loc, _ in prog.pieces}
 
     def statement(sym, expr) -> str:
         return declare_piece(sym, expr) if sym in pieces else declare(sym, expr)

@@ -49,7 +49,9 @@ from ..errors import OptionError
 
 from fractions import Fraction
 
-from .program import Program, constant
+import sympy
+
+from .program import Program, as_sympy, constant
 
 
 # The runtime written at the top of compensated code (Ogita, Rump, Oishi 2005;
@@ -100,6 +102,13 @@ static inline dd_t dd_mul_d(dd_t a, double b) {
    return dd_pair(p.hi, p.lo + a.lo*b);
 }
 static inline dd_t dd_neg(dd_t a) { return dd_pair(-a.hi, -a.lo); }
+static inline dd_t dd_div(dd_t a, dd_t b) {  /* a/b: the double quotient and two corrections from the remainders */
+   const double q1 = a.hi/b.hi;
+   const dd_t r1 = dd_add(a, dd_neg(dd_mul_d(b, q1)));
+   const double q2 = r1.hi/b.hi;
+   const dd_t r2 = dd_add(r1, dd_neg(dd_mul_d(b, q2)));
+   return dd_add_d(dd_two_sum(q1, q2), r2.hi/b.hi);
+}
 static inline double dd_round(dd_t a) { return a.hi + a.lo; }
 """
 
@@ -151,6 +160,14 @@ def dd_neg(a):
     return -a[0], -a[1]
 
 
+def dd_div(a, b):  # a/b: the double quotient and two corrections from the remainders
+    q1 = a[0] / b[0]
+    r1 = dd_add(a, dd_neg(dd_mul_d(b, q1)))
+    q2 = r1[0] / b[0]
+    r2 = dd_add(r1, dd_neg(dd_mul_d(b, q2)))
+    return dd_add_d(dd_two_sum(q1, q2), r2[0] / b[0])
+
+
 def dd_round(a):
     return a[0] + a[1]
 '''
@@ -162,6 +179,17 @@ def _signed(value: Fraction) -> tuple:
     if Fraction(hi) == value:
         return constant(value), False
     return ("call", "dd_pair", constant(Fraction(hi)), constant(Fraction(float(value - Fraction(hi))))), True
+
+
+class Rounded(sympy.Function):
+    """``dd_round(t)`` in a printed piece: the double nearest to the pair ``t`` (every language's runtime has it)."""
+
+    nargs = 1
+
+    def _code(self, printer) -> str:
+        return f"dd_round({printer._print(self.args[0])})"
+
+    _ccode = _pythoncode = _numpycode = _code
 
 
 def compensate(prog: Program) -> Program:
@@ -206,9 +234,21 @@ def compensate(prog: Program) -> Program:
             for a in expr[2:]:
                 out = add(out, lower(a, sign))
             return out
-        raise OptionError(f"cannot write {expr} in double-double arithmetic")
+        if tag == "/":  # the sign goes to the dividend
+            return ("call", "dd_div", pair(lower(expr[1], sign)), pair(lower(expr[2]))), True
+        raise OptionError(f"cannot write {as_sympy(expr)} in double-double arithmetic: compensated precision "
+                          f"covers sums and products (use precision='double' or 'long double')")
+
+    def pair(lowered) -> tuple:
+        expr, is_pair = lowered
+        return expr if is_pair else ("call", "dd_pair", expr, 0)
+
+    def piece(expr):
+        """A call of a result as written, computed in double from its arguments rounded to double."""
+        rounded = {s: Rounded(s) for s in expr.free_symbols if s.name in pairs}
+        return ("call", "dd_pair", expr.xreplace(rounded), 0)
 
     prog.pieces = [(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces]
-    prog.steps = [(loc, lower(expr)[0]) for loc, expr in prog.steps]
+    prog.steps = [(loc, piece(expr) if isinstance(expr, sympy.Basic) else lower(expr)[0]) for loc, expr in prog.steps]
     prog.outputs = [("call", "dd_round", e) if pair else e for e, pair in map(lower, prog.outputs)]
     return prog

@@ -39,7 +39,8 @@ import numpy as np
 
 from .c import BLOCK, CHUNK, GROUP_POINTS, to_c
 from .precision import COMPENSATED, check_precision
-from .program import as_dags, input_symbols
+from .program import input_symbols
+from .program import n_outputs as count_outputs
 
 #: The default flags.  ``-march=native``: the blocked batch code runs on the
 #: machine's vector width (res(7,5), 10^5 points: 0.29 s with AVX2, 0.62 s
@@ -408,7 +409,7 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     if fresh:
         _build(exe, flags, source, library)
     symbols = input_symbols(obj, args)
-    n_outputs = sum(len(d.roots) for d in as_dags(obj))
+    n_outputs = count_outputs(obj)
     try:
         compiled = CompiledPolynomial(library, source, name, symbols, n_outputs, precision)
     except (OSError, AttributeError) as err:  # a cached library cut short or damaged: "file too short", no symbol

@@ -109,7 +109,10 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     for loc, expr in prog.pieces:
         assign(loc, numeric_constants(expr))
     for sym, expr in prog.steps:
-        assign_step(sym, expr)
+        if isinstance(expr, sympy.Basic):  # a call in a result as written
+            assign(sym, numeric_constants(expr))
+        else:
+            assign_step(sym, expr)
     for j, expr in enumerate(prog.outputs):
         assign_step("r" if k_out == 1 else f"out({j + 1})", expr)
     declared = [loc for _, loc in prog.inputs] + [loc for loc, _ in prog.pieces] + [s for s, _ in prog.steps]

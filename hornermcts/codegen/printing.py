@@ -74,6 +74,8 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
             tag = e[0]
             if tag == "*":
                 return f"{factor(e[1])}*{factor(e[2])}"
+            if tag == "/":
+                return f"{factor(e[1])}/{factor(e[2])}"
             if tag == "+":
                 out = []
                 for term in e[1:]:
@@ -93,6 +95,8 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
                     return f"-{signed_factor(a[1])}*{signed_factor(a[2])}"
                 if a[0] == "+":
                     return f"-({write(a)})"
+                if a[0] == "/":
+                    return f"-{write(a)}"
                 return f"-({neg_one})*{signed_factor(a[1])}"  # -(-b)
             if e[1] == "dd_pair":
                 return pair.format(*map(write, e[2:]))

@@ -116,6 +116,31 @@ def shown(text) -> str:
     return out.replace('"', '\\"').replace("*/", "* /")
 
 
+def written_of(obj):
+    """The :class:`~hornermcts.expression.WrittenResult` of a result as written (or a one-item list of it), else None.
+
+    A result as written is printed from its assignments; it cannot share a
+    function with other results (an OptionError says to optimize them as
+    one list).
+    """
+    items = list(obj) if isinstance(obj, (list, tuple)) else [obj]
+    found = [getattr(item, "written", None) for item in items]
+    if not any(w is not None for w in found):
+        return None
+    if len(items) > 1:
+        raise OptionError("a result as written is printed alone: optimize the expressions together "
+                          "(hornermcts.optimize([e1, e2, ...])) for one function with several outputs")
+    return found[0]
+
+
+def n_outputs(obj) -> int:
+    """How many values the generated code returns per point."""
+    written = written_of(obj)
+    if written is not None:
+        return len(written.outputs)
+    return sum(len(d.roots) for d in as_dags(obj))
+
+
 def as_dags(obj) -> list[Dag]:
     """The Dags of ``obj``: a Dag, a result with ``.dag``, or a list of either."""
     if isinstance(obj, Dag):
@@ -172,6 +197,12 @@ def input_symbols(obj, args=None) -> tuple:
 
 
 def _default_inputs(obj) -> tuple:
+    written = written_of(obj)
+    if written is not None:  # the input symbols the assignments read, sorted by name
+        temporaries = {t for t, _ in written.statements}
+        free = set().union(*(e.free_symbols for e in written.outputs),
+                           *(rhs.free_symbols for _, rhs in written.statements))
+        return tuple(sorted(free - temporaries, key=sympy.default_sort_key))
     seen: dict = {}
     extra: set = set()
     for dag in as_dags(obj):
@@ -322,7 +353,8 @@ class Program:
     """
 
     def __init__(self, obj, name: str, args=None):
-        dags = [d.delivered() for d in as_dags(obj)]
+        written = written_of(obj)
+        dags = [] if written is not None else [d.delivered() for d in as_dags(obj)]
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
             raise OptionError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
         if name.lower() in _RESERVED:
@@ -335,6 +367,9 @@ class Program:
         self.steps: list = []
         self.outputs: list = []
         self.count = OpCount()
+        if written is not None:
+            self._lower_written(written, names)
+            return
         walks = [d.walk() for d in dags]
         self.n_nodes = sum(len(w) for w in walks)
         _check_defined(dags)
@@ -440,6 +475,92 @@ class Program:
         self.count += OpCount(adds, mults)
         return outputs
 
+    def _lower_written(self, written, names: _Names) -> None:
+        """The steps and outputs of a result as written: its assignments in order, each in light form.
+
+        Sums and products become ``+``/``*`` tuples, a quotient ``("/", a,
+        b)``, an integer power repeated squaring (each square a temporary);
+        a function call, root or other piece stays a SymPy expression of
+        locals (its arguments computed first), printed by the language's
+        printer.  Operations as :func:`~hornermcts.opcount.expression_count`
+        counts the assignments: ``written.after``.
+        """
+        calls = sorted({c for e in [*written.outputs, *(rhs for _, rhs in written.statements)]
+                        for c in e.atoms(AppliedUndef)}, key=sympy.default_sort_key)
+        if calls:
+            raise OptionError(f"cannot generate code for the undefined function(s) "
+                              f"{', '.join(sorted({str(c.func) for c in calls}))}: no language can evaluate them")
+        ref = {s: loc for s, loc in self.inputs}
+        steps, temporary = self.steps, names.temporary
+
+        def local(e) -> str:
+            """A local holding ``e``'s value (a step when it is not one already)."""
+            light = lower(e)
+            if type(light) is str:
+                return light
+            t = temporary()
+            steps.append((t, light))
+            return t
+
+        def power(base, n: int):
+            square, out = local(base), None
+            while True:
+                if n & 1:
+                    out = square if out is None else ("*", out, square)
+                n >>= 1
+                if not n:
+                    return out
+                t = temporary()
+                steps.append((t, ("*", square, square)))
+                square = t
+
+        def chain(factors: list):
+            out = factors[0]
+            for f in factors[1:]:
+                out = ("*", out, f)
+            return out
+
+        def piece(e):
+            """``e`` with its arguments as locals: printed by the language's printer."""
+            if e.is_Pow:
+                return sympy.Pow(sympy.Symbol(local(e.base)), e.exp)
+            if all(isinstance(a, sympy.Expr) for a in e.args):
+                return e.func(*[a if a.is_Number else sympy.Symbol(local(a)) for a in e.args])
+            return e.xreplace({s: sympy.Symbol(ref[s]) for s in e.free_symbols})
+
+        def lower(e):
+            if e.is_Symbol:
+                return ref[e]
+            if e.is_Rational or e.is_Float:
+                return constant(e)
+            if e.is_Add:
+                return ("+", *map(lower, e.args))
+            if e.is_Mul:
+                c, factors = e.as_coeff_mul()
+                top, bottom = [], []
+                for f in factors:
+                    if f.is_Pow and f.exp.is_Integer and f.exp < 0:
+                        bottom.append(power(f.base, -int(f.exp)))
+                    else:
+                        top.append(lower(f))
+                if abs(c) != 1 or not top and bottom:
+                    top.insert(0, coefficient(c))
+                out = chain(top) if not bottom else ("/", chain(top), chain(bottom))
+                return ("-", out) if c < 0 else out
+            if e.is_Pow and e.exp.is_Integer:
+                n = int(e.exp)
+                return power(e.base, n) if n > 0 else ("/", 1, power(e.base, -n))
+            value = e if e.is_Number or e.is_NumberSymbol else piece(e)
+            t = temporary()  # a SymPy piece is a statement of its own: each language prints it whole
+            steps.append((t, value))
+            return t
+
+        for t, rhs in written.statements:
+            ref[t] = local(rhs)
+        self.outputs = [lower(e) for e in written.outputs]
+        self.count = written.after
+        self.n_nodes = len(written.statements)
+
     @property
     def n_vars(self) -> int:
         return len(self.inputs)
@@ -466,7 +587,9 @@ class Program:
         ...
         hornermcts.errors.OptionError: cannot write C code for the complex value(s) I: ...
         """
-        found = [expr for _, expr in self.pieces if expr.has(sympy.I) or expr.is_extended_real is False]
+        sympy_steps = [expr for _, expr in self.steps if isinstance(expr, sympy.Basic)]
+        found = [expr for expr in [e for _, e in self.pieces] + sympy_steps
+                 if expr.has(sympy.I) or expr.is_extended_real is False]
         if found:
             raise OptionError(f"cannot write {language} code for the complex value(s) "
                               f"{shown(', '.join(map(str, found)))}: it computes in real arithmetic (to_python's "

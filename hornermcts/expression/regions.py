@@ -47,7 +47,7 @@ import sympy
 from ..errors import LimitError
 from ..polynomial import MAX_EXPONENT
 
-__all__ = ["Regions", "regions", "DEFAULT_EXPAND_LIMIT"]
+__all__ = ["Regions", "regions", "structured", "DEFAULT_EXPAND_LIMIT"]
 
 #: The most terms a product of sums may expand to when expansion is allowed:
 #: beyond it the product is kept as written.
@@ -440,3 +440,38 @@ def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_
         lead, k = walk.unit(poly)
         walk.out.outputs.append((lead, k))
     return walk.out
+
+
+def structured(exprs) -> bool:
+    """Whether ``exprs`` (SymPy expressions) are more than one polynomial region as written.
+
+    True when they hold a product or power of sums (``(a + b)*(c + d)``,
+    ``(a + b)**3``), or a call, root or reciprocal of anything but a symbol
+    or a number (``sin(x + y)``, ``sqrt(2*x)``, ``1/(x - y)``): what
+    expanding at the door would destroy, or could not share.  A polynomial
+    in symbols and pieces of symbols (``x*sin(y) + x**2``) is one region.
+
+    >>> import sympy
+    >>> x, y = sympy.symbols("x y")
+    >>> structured([x*sympy.sin(y) + x**2]), structured([sympy.sin(x + y)]), structured([(x + 1)*(y + 1)])
+    (False, True, True)
+    """
+    seen: set = set()
+    stack = [sympy.sympify(e) for e in exprs]
+    while stack:
+        e = stack.pop()
+        if e in seen or e.is_Atom:
+            continue
+        seen.add(e)
+        if e.is_Add:
+            pass
+        elif e.is_Mul:
+            if sum(1 for f in e.args if f.is_Add or _is_polynomial_power(f) and f.base.is_Add) >= 2:
+                return True
+        elif _is_polynomial_power(e):
+            if e.base.is_Add and e.exp > 1:
+                return True
+        elif not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
+            return True
+        stack.extend(e.args)
+    return False

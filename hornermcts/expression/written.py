@@ -78,6 +78,8 @@ class WrittenResult:
     result : OptimizeResult
         What :func:`hornermcts.optimize` made of the units (None when the
         answer is ``sympy.cse``'s).
+    many : bool
+        Whether the input was a list (:meth:`nested` gives a list either way).
     """
 
     statements: list
@@ -88,6 +90,37 @@ class WrittenResult:
     inlinable: set = field(default_factory=set)
     seconds: float = 0.0
     result: object = field(default=None, repr=False, compare=False)
+    many: bool = True
+
+    def named(self, symbols=None) -> tuple[list, list]:
+        """``(replacements, outputs)`` with the temporaries named by ``symbols`` (default ``t0, t1, ...``).
+
+        ``symbols`` is an iterable of SymPy symbols; names the expressions
+        use are skipped; an OptionError when it runs out.
+        """
+        from ..errors import OptionError
+
+        used = set().union(*(e.free_symbols for e in self.outputs), *(rhs.free_symbols for _, rhs in self.statements))
+        names = iter(sympy.numbered_symbols("t") if symbols is None else symbols)
+        rename: dict = {}
+        for s, _ in self.statements:
+            for name in names:
+                if name not in used:
+                    rename[s] = name
+                    break
+            else:
+                raise OptionError(f"the symbols given for the temporaries ran out after {len(rename)}: give more "
+                                  f"(e.g. sympy.numbered_symbols('x')) or none")
+        with sympy.evaluate(False):  # renamed, not rewritten: 2*(x + y)/2 stays as it was counted
+            return ([(rename[s], rhs.xreplace(rename)) for s, rhs in self.statements],
+                    [e.xreplace(rename) for e in self.outputs])
+
+    def nested(self) -> list:
+        """The outputs with every assignment put in place: one SymPy expression each, exactly the input's value."""
+        value: dict = {}
+        for s, rhs in self.statements:
+            value[s] = rhs.xreplace(value)
+        return [e.xreplace(value) for e in self.outputs]
 
 
 def _candidates(exprs) -> list:
@@ -128,15 +161,22 @@ def _region_options(options, changes: dict):
     return chosen.replace(iterations=min(chosen.iterations, REGION_ITERATIONS), variables_per_restart=10**6)
 
 
-def optimize_written(exprs, options=None, **changes) -> WrittenResult:
+def optimize_written(exprs, options=None, *, deadline=None, **changes) -> WrittenResult:
     """Optimize SymPy expressions as written (see the module docstring); ``options`` as :func:`hornermcts.optimize`.
 
     Parameters
     ----------
     exprs : list of sympy.Expr
     options : Options, optional
+    deadline : Deadline, optional
+        When the call must end, passed to :func:`hornermcts.optimize`.
     **changes
         Options by name (``preset``, ``seed``, ``time_limit`` ...).
+
+    Regions that are one unit (a polynomial in symbols and pieces of
+    symbols, e.g. a small product of sums expanded) are optimized with the
+    caller's options as they stand: the search effort of
+    :data:`REGION_ITERATIONS` is for many small units.
     """
     from ..optimize import optimize
 
@@ -145,7 +185,10 @@ def optimize_written(exprs, options=None, **changes) -> WrittenResult:
     candidates = _candidates(exprs)
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
-    result = optimize(units if len(units) > 1 else units[0], _region_options(options, changes))
+    if len(units) > 1:
+        result = optimize(units, _region_options(options, changes), deadline=deadline)
+    else:
+        result = optimize(units[0], options, deadline=deadline, **changes)
     replacements, unit_exprs = result.assignments(placeholders())
     statements, outputs = assemble(chosen, replacements, unit_exprs)
     after = count(statements, outputs)

@@ -15,7 +15,8 @@ and counts operations in FORM's model:
 * compensated (double-double) code: each call of a TwoSum-based runtime
   function (``dd_two_sum``, ``dd_add``, ``dd_add_d``) is one addition, each
   TwoProd-based one (``dd_two_prod``, ``dd_mul``, ``dd_mul_d``) one
-  multiplication: the plain program it compensates.
+  multiplication, and a division (``dd_div``) one multiplication: the plain
+  program it compensates.
 
 Every text is brought to Python syntax and read with :mod:`ast`; only the
 statements that evaluate the expression are read (not a batch loop's index
@@ -28,7 +29,7 @@ import re
 from collections import Counter
 
 ADD_CALLS = {"dd_two_sum", "dd_add", "dd_add_d"}
-MUL_CALLS = {"dd_two_prod", "dd_mul", "dd_mul_d"}
+MUL_CALLS = {"dd_two_prod", "dd_mul", "dd_mul_d", "dd_div"}
 
 
 def squaring_cost(n: int) -> int:

@@ -1,0 +1,148 @@
+"""``optimize`` of expressions as written: one front door, every artifact printed from the structured result.
+
+SymPy input that is more than one polynomial region (products of sums,
+calls and reciprocals of sums) goes through the expression front end; the
+result's assignments, nested expression, C, Python, NumPy, Fortran and the
+compiled callable all hold it, and each artifact holds exactly
+``result.after`` operations (read by the independent counter of
+``tests/helpers/emitted_ops.py``).
+"""
+from __future__ import annotations
+
+import random
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+import hornermcts
+from helpers.emitted_ops import count_c, count_fortran, count_graph, count_python, count_sympy, total
+from hornermcts import codegen
+from hornermcts.errors import OptionError
+
+x, y, z, w = sympy.symbols("x y z w")
+
+CASES = {
+    "calls of sums": [sympy.sin(x**2 + y) + 3 * sympy.cos(x**2 + y)],
+    "divisions and powers": [(x + y) ** 3 * (x - y) / (z + 1) - 1 / (x * y + 1) ** 2],
+    "roots, Abs, exp, pi": [sympy.sqrt(x + y) * x**5, sympy.Abs(x - z) + sympy.exp(2 * x) + sympy.pi * x],
+    "rotation": [sympy.cos(x) * sympy.cos(y) * (z + w) - sympy.sin(x) * sympy.sin(y) * (z + w),
+                 (sympy.sin(x) * sympy.cos(y) + sympy.cos(x) * sympy.sin(y)) / (1 + z**2)],
+    "products of sums only": [(x + y + 1) ** 4 * (x - z) ** 3 + (x + y + 1) ** 2, (x - z) ** 5 * w],
+}
+
+
+def exact(exprs, point) -> list:
+    """Each expression at ``point`` to 30 digits."""
+    with mpmath.workdps(30):
+        return [mpmath.mpf(sympy.N(e.xreplace({s: sympy.Float(v, 30) for s, v in point.items()}), 30))
+                for e in exprs]
+
+
+def points(symbols, n=4, seed=0) -> list:
+    rng = random.Random(seed)
+    return [{s: rng.uniform(0.2, 1.5) for s in symbols} for _ in range(n)]
+
+
+@pytest.fixture(scope="module", params=sorted(CASES))
+def case(request):
+    exprs = CASES[request.param]
+    return exprs, hornermcts.optimize(exprs, seed=0)
+
+
+def test_structured_input_takes_the_expression_front_end(case):
+    exprs, result = case
+    assert result.written is not None and result.dag is None
+    assert result.form in ("as written", "expanded", "sympy.cse")
+    assert result.after.total <= total(count_sympy(*sympy.cse(exprs)))
+    for want, have in zip(exprs, result.expression()):  # the nested view equals the input
+        for point in points(sorted(want.free_symbols, key=str), n=2):
+            a, b = exact([want], point)[0], exact([have], point)[0]
+            assert abs(a - b) <= 1e-12 * max(abs(a), 1)
+
+
+def test_every_artifact_holds_exactly_the_reported_operations(case):
+    _, result = case
+    ops = result.after.total
+    assert total(count_sympy(*result.assignments())) == ops
+    assert total(count_c(codegen.to_c(result))) == ops
+    assert total(count_c(codegen.to_c(result, precision="long double"))) == ops
+    assert total(count_python(codegen.to_python(result))) == ops
+    assert total(count_python(codegen.to_numpy(result))) == ops
+    assert total(count_fortran(codegen.to_fortran(result))) == ops
+    assert count_graph(result.graph()) == ops
+
+
+def test_the_code_computes_the_input(case):
+    exprs, result = case
+    symbols = codegen.input_symbols(result)
+    assert set(symbols) == set().union(*(e.free_symbols for e in exprs))
+    pts = points(symbols, n=9)  # more than one block of the compiled batch function
+    want = np.array([[float(v) for v in exact(exprs, p)] for p in pts])
+    xs = np.array([[p[s] for s in symbols] for p in pts])
+    python = codegen.load_python(codegen.to_python(result))
+    numpy_f = codegen.load_python(codegen.to_numpy(result))
+    compiled = codegen.compile(result)
+    got = {"python": np.array([python(row) for row in xs]).reshape(want.shape),
+           "numpy": np.asarray(numpy_f(xs)).reshape(want.shape),
+           "compiled": np.asarray(compiled(xs)).reshape(want.shape),
+           "compiled, one point": np.array([compiled(row) for row in xs]).reshape(want.shape)}
+    for name, values in got.items():
+        assert np.allclose(values, want, rtol=1e-12, atol=1e-14), name
+
+
+def test_functions_are_printed_as_calls_in_every_language():
+    result = hornermcts.optimize(CASES["roots, Abs, exp, pi"], seed=0)
+    c, py, np_code, f = (codegen.to_c(result), codegen.to_python(result), codegen.to_numpy(result),
+                         codegen.to_fortran(result))
+    for call in ("sqrt(", "fabs(", "exp("):
+        assert call in c
+    assert "math.sqrt(" in py and "math.exp(" in py and "abs(" in py
+    assert "numpy.sqrt(" in np_code or "np.sqrt(" in np_code
+    assert "sqrt(" in f and "abs(" in f and "exp(" in f
+
+
+def test_compensated_code_of_a_result_as_written_is_as_accurate_as_double_double(case):
+    """Sums, products and divisions in double-double (dd_div); a call in double of its rounded argument."""
+    exprs, result = case
+    symbols = codegen.input_symbols(result)
+    # x - z cancels near x = z: the plain double code loses digits there, the compensated code keeps them
+    pts = [{s: 1 + k / 3 + (1e-9 if s == z else 0) for k, s in enumerate(symbols)}] + points(symbols, n=2)
+    source = codegen.to_c(result, precision="compensated")
+    assert total(count_c(source)) == result.after.total
+    compiled = codegen.compile(result, precision="compensated")
+    python = codegen.load_python(codegen.to_python(result, precision="compensated"))
+    for point in pts:
+        want = np.array([float(v) for v in exact(exprs, point)])
+        row = [point[s] for s in symbols]
+        for name, got in (("C", compiled([row])), ("Python", python(row))):
+            assert np.allclose(np.asarray(got, dtype=float).ravel(), want, rtol=1e-13, atol=1e-15), name
+
+
+def test_polynomials_in_symbols_and_pieces_of_symbols_stay_on_the_polynomial_path():
+    for e in (x * sympy.sin(y) + x**2, x**3 * y + x * y**2 + 1, x * (y + z) + 1 / z):
+        result = hornermcts.optimize(e, seed=0)
+        assert result.written is None and result.dag is not None
+
+
+def test_horner_returns_the_structured_expression():
+    e = sympy.sin(x**2 + y) + sympy.cos(x**2 + y) + (x + y) ** 6
+    out = hornermcts.horner(e, seed=0)
+    assert hornermcts.expression_count(out).total <= hornermcts.expression_count(e).total
+    point = {x: sympy.Rational(2, 3), y: sympy.Rational(5, 7)}
+    assert abs(sympy.N((out - e).xreplace(point), 30)) < 1e-25
+
+
+def test_a_result_as_written_is_printed_alone():
+    result = hornermcts.optimize(CASES["calls of sums"], seed=0)
+    with pytest.raises(OptionError, match="together"):
+        codegen.to_c([result, result])
+
+
+def test_assignments_name_temporaries_as_asked():
+    result = hornermcts.optimize(CASES["divisions and powers"], seed=0)
+    replacements, _ = result.assignments(sympy.numbered_symbols("q"))
+    assert replacements and all(str(s).startswith("q") for s, _ in replacements)
+    with pytest.raises(OptionError, match="ran out"):
+        result.assignments(iter([]))
