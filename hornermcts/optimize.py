@@ -493,7 +493,10 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
                              deadline=screen_deadline, fallback=fallback)
     if n_markers:
         def count(order):
-            return horner_dag(given_polys, [j - n_markers for j in order if j >= n_markers]).count().total
+            order = [j - n_markers for j in order if j >= n_markers]
+            if substitution is None and list(best.order) == order:  # built already (the fast preset's only DAG)
+                return best.cse.total
+            return horner_dag(given_polys, order).count().total
     else:  # the search scored the occurrence orders of what it searched; of the input itself when substituted
         count = FastCounter(given_joint).count if substitution is not None else lambda order: found.book(tuple(order))
     baselines = {name: count(order) for name, order in baseline_orders(given_joint, fixed).items()}

@@ -160,3 +160,17 @@ def test_a_power_beyond_the_exponent_limit_is_a_piece_of_its_own():
 def test_non_finite_numbers_and_huge_powers_are_pieces_as_in_sympy_cse(e):
     # they raised OptionError (the polynomial pipeline refuses them); sympy.cse passes them through
     assert hornermcts.cse([e]) == sympy.cse([e])
+
+
+def test_fast_walks_the_expressions_once(monkeypatch):
+    """The fast preset takes the expressions as written: no expanded walk (it cost gait2d rows 9-17 0.55 s)."""
+    import hornermcts.expression.written as written
+
+    walks = []
+    monkeypatch.setattr(written, "regions", lambda *a, **k: walks.append(k) or regions(*a, **k))
+    e = [sympy.sin(x) * (x + y) * (y + z) + (x + y) ** 2 / (z + 1)]
+    assert_equal(e, substituted(*hornermcts.cse(e, preset="fast")))
+    assert len(walks) == 1
+    walks.clear()
+    hornermcts.cse(e, seed=0)
+    assert len(walks) == 2  # the default weighs the expanded form too

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 
 import numpy as np
 import pytest
@@ -219,3 +220,18 @@ def test_a_search_that_sees_every_order_stops_and_skips_the_annealing():
     assert result.search[0].iterations < 100
     assert result.after == optimize(x**2 * y + x * z + y * z**2, iterations=50, seed=0, progress=None,
                                     direction="forward").after
+
+
+def test_several_outputs_fast_builds_the_occurrence_order_once(monkeypatch):
+    """The baseline of the order the fast preset built is its count, not a second build of the same DAG."""
+    optimize_module = sys.modules["hornermcts.optimize"]  # the package exports the function of that name
+
+    polys = [random_polynomial(5, 30, max_degree=3, seed=s) for s in (1, 2)]
+    builds = []
+    real = optimize_module.horner_dag
+    monkeypatch.setattr(optimize_module, "horner_dag", lambda *a, **k: builds.append(a[1]) or real(*a, **k))
+    result = optimize(polys, preset="fast", substitute=False)
+    assert len(builds) == 2  # the occurrence order (built once) and the backward baseline
+    joint = optimize_module.prepare_outputs(polys)[1]
+    for name, order in baseline_orders(joint, range(2)).items():
+        assert result.baselines[name] == real(polys, [j - 2 for j in order if j >= 2]).count().total
