@@ -174,3 +174,21 @@ def test_fast_walks_the_expressions_once(monkeypatch):
     walks.clear()
     hornermcts.cse(e, seed=0)
     assert len(walks) == 2  # the default weighs the expanded form too
+
+
+def test_what_repeats_across_the_units_statements_is_computed_once():
+    """n_link_pendulum_on_cart(2)'s mass matrix and forcing (q, u as symbols): ``l1*m2`` times a block, and
+    the like, in several units; the statements shared again: 35 operations before, 32 after."""
+    text = ("[1, 1, 1, m0 + m1 + m2, -l0*m1*cos(q1) - l0*m2*cos(q1), -l1*m2*cos(q2), -l0*m1*cos(q1) - l0*m2*cos(q1),"
+            " l0**2*m1 + l0**2*m2, l0*l1*m2*(sin(q1)*sin(q2) + cos(q1)*cos(q2)), -l1*m2*cos(q2),"
+            " l0*l1*m2*(sin(q1)*sin(q2) + cos(q1)*cos(q2)), l1**2*m2, u0, u1, u2,"
+            " F - l0*m1*u1**2*sin(q1) - l0*m2*u1**2*sin(q1) - l1*m2*u2**2*sin(q2),"
+            " T1 - T2 + g*l0*m1*sin(q1) + g*l0*m2*sin(q1) - l0*l1*m2*u2**2*(sin(q1)*cos(q2) - sin(q2)*cos(q1)),"
+            " T2 + g*l1*m2*sin(q2) - l0*l1*m2*u1**2*(-sin(q1)*cos(q2) + sin(q2)*cos(q1))]")
+    exprs = list(sympy.sympify(text))
+    written = optimize_written(exprs, seed=0)
+    assert cost(written.statements, written.outputs) == written.after.total <= 32
+    assert_equal(exprs, substituted(written.statements, written.outputs))
+    replacements, reduced = hornermcts.cse(exprs, seed=0)
+    assert cost(replacements, reduced) <= 32
+    assert_equal(exprs, substituted(replacements, reduced))
