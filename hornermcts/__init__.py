@@ -15,9 +15,11 @@ x**2*(x*(y**2 + z) + y)
 The names below are imported on first use (PEP 562), so ``import hornermcts``
 and the command line start without SymPy and Numba (about a second of
 imports), which load when a name that needs them is first touched.
-``hornermcts.simplify`` (the former name of :func:`horner`) and
-``hornermcts.cse`` are reachable but not in ``__all__``: ``from hornermcts
-import *`` leaves SymPy's ``simplify`` and ``cse`` alone.
+Names SymPy has too are reachable but not in ``__all__``, so ``from sympy
+import *; from hornermcts import *`` leaves every SymPy name alone:
+``hornermcts.horner``, ``hornermcts.Options``, ``hornermcts.OptionError``,
+``hornermcts.cse`` and ``hornermcts.simplify`` (the former name of
+:func:`horner`).
 """
 from __future__ import annotations
 
@@ -62,11 +64,8 @@ _HOMES = {
 
 __all__ = [
     "optimize",
-    "Options",
     "OptimizeResult",
     "HornerMCTSError",
-    "OptionError",
-    "horner",
     "Polynomial",
     "as_polynomial",
     "from_sympy",
@@ -91,15 +90,15 @@ __all__ = [
 if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .dag import Dag
     from .domains.horner_orders import HornerOrderProblem
-    from .errors import HornerMCTSError, OptionError
+    from .errors import HornerMCTSError, OptionError as OptionError  # reachable, not in __all__ (SymPy has them)
     from .fastcount import FastCounter
     from .horner_scheme import horner_dag
     from .opcount import OpCount, expression_count, original_count, sympy_count_ops
     from .optimize import OptimizeResult, optimize
-    from .options import Options
+    from .options import Options as Options
     from .parse import ParseError, as_polynomial, from_poly, from_sympy, from_text, read_file
     from .polynomial import Polynomial
-    from .sympy_dropins import cse as cse, horner, simplify as simplify  # reachable, not in __all__
+    from .sympy_dropins import cse as cse, horner as horner, simplify as simplify  # reachable, not in __all__
     from .views import evaluate_dag, to_assignments, to_expression, to_networkx
 
 

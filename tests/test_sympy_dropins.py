@@ -273,11 +273,23 @@ def test_import_star_leaves_sympys_simplify_and_cse_alone():
     namespace: dict = {}
     exec("from sympy import *\nfrom hornermcts import *", namespace)
     assert namespace["simplify"] is sympy.simplify and namespace["cse"] is sympy.cse
-    assert namespace["horner"] is hornermcts.horner and namespace["optimize"] is hornermcts.optimize
-    assert not {"simplify", "cse"} & set(hornermcts.__all__)
+    assert namespace["horner"] is sympy.horner and namespace["optimize"] is hornermcts.optimize
+    assert not {"simplify", "cse", "horner", "Options", "OptionError"} & set(hornermcts.__all__)
     assert {"simplify", "cse", "horner"} <= set(dir(hornermcts))
     # the same in a fresh interpreter, where nothing of hornermcts is loaded yet
     code = ("from sympy import *\nimport sympy\nfrom hornermcts import *\n"
-            "print(simplify is sympy.simplify, cse is sympy.cse, horner.__module__)")
+            "print(simplify is sympy.simplify, cse is sympy.cse, horner is sympy.horner)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["True", "True", "hornermcts.sympy_dropins"]
+    assert out.split() == ["True", "True", "True"]
+
+
+def test_import_star_after_sympy_leaves_every_sympy_name_alone():
+    """Issue 37 item 2: ``from sympy import *; from hornermcts import *`` shadows nothing of SymPy's."""
+    namespace: dict = {}
+    exec("from sympy import *", namespace)
+    sympy_names = {k: v for k, v in namespace.items() if not k.startswith("__")}
+    exec("from hornermcts import *", namespace)
+    assert all(namespace[k] is v for k, v in sympy_names.items())
+    x, y = sympy.symbols("x y")
+    assert namespace["horner"](x**3 + x**2 * y, wrt=y) == sympy.horner(x**3 + x**2 * y, wrt=y)
+    assert namespace["optimize"] is hornermcts.optimize
