@@ -331,6 +331,29 @@ def _as_sympy_writes_them(exprs: list) -> list:
     return exprs if failed else written
 
 
+def _optimization_pairs(optimizations) -> list:
+    """``sympy.cse``'s ``optimizations`` as its list of ``(preprocessor, postprocessor)`` pairs; an OptionError
+    naming what is not one."""
+    if optimizations is None:
+        return []
+    if isinstance(optimizations, str):
+        if optimizations != "basic":
+            raise OptionError(f"optimizations={optimizations!r}: sympy.cse knows 'basic', None, or a list of "
+                              f"(preprocessor, postprocessor) pairs")
+        from sympy.simplify.cse_main import basic_optimizations
+
+        return list(basic_optimizations)
+    try:
+        pairs = [tuple(pair) for pair in optimizations]
+    except TypeError:
+        pairs = [()]
+    bad = [p for p in pairs if len(p) != 2 or not all(f is None or callable(f) for f in p)]
+    if bad:
+        raise OptionError(f"optimizations holds {bad[0]!r}: each item is a (preprocessor, postprocessor) pair of "
+                          f"callables or None, as in sympy.cse")
+    return pairs
+
+
 def _cse_homogeneous(exprs, keywords):
     """``cse(exprs, list=False)``: the reduced expressions in the type of ``exprs``, as in SymPy.
 
@@ -380,9 +403,13 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     or iterator; default ``x0, x1, ...`` as in SymPy); as in SymPy, a name
     the expressions use is skipped, and running out is a ValueError;
     ``postprocess`` is applied as SymPy does,
-    ``postprocess(replacements, reduced_exprs)``; ``optimizations`` and
-    ``order`` are accepted for compatibility and have no effect (the Horner
-    + CSE optimization replaces SymPy's).  With ``list=False`` the reduced
+    ``postprocess(replacements, reduced_exprs)``; ``optimizations``
+    (``'basic'`` or a list of ``(preprocessor, postprocessor)`` pairs) as
+    SymPy applies them: the preprocessors to the input before the
+    optimization, the postprocessors, in reverse, to every replacement and
+    reduced expression after it (anything else is an OptionError); ``order``
+    is accepted for compatibility and has no effect (the Horner + CSE
+    optimization orders the replacements).  With ``list=False`` the reduced
     expressions come in the input's type (an expression, text, a list,
     tuple or set), as in SymPy.
 
@@ -421,6 +448,11 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     if not all(_optimizable(e) for e in flat) or not any(e.free_symbols for e in flat):
         return _sympy_cse(items[0] if single else items, symbols, optimizations, postprocess, order, ignore, list)
     names = _temporary_symbols(symbols, flat)
+    pairs = _optimization_pairs(optimizations)
+    if pairs:  # SymPy's preprocessors before ours, its postprocessors (reversed) after, as sympy.cse applies them
+        from sympy.simplify.cse_main import postprocess_for_cse, preprocess_for_cse
+
+        flat = [preprocess_for_cse(e, pairs) for e in flat]
     if all(_polynomial(e) for e in flat):  # one region: the polynomial pipeline as it stands
         result = optimize(flat if len(flat) > 1 else flat[0], **options)
         if result.written is not None:  # products of sums: the front end as written (sympy.cse a candidate there)
@@ -438,6 +470,9 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
         written = optimize_written(flat, **options)
         statements, outputs, pieces = written.statements, written.outputs, written.inlinable
     replacements, reduced = _as_sympy_writes_it(statements, outputs, pieces, names)
+    if pairs:
+        replacements = [(t, postprocess_for_cse(rhs, pairs)) for t, rhs in replacements]
+        reduced = [postprocess_for_cse(e, pairs) for e in reduced]
     out, k = [], 0
     for shape in shapes:
         if shape is None:

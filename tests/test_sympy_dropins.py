@@ -293,3 +293,30 @@ def test_import_star_after_sympy_leaves_every_sympy_name_alone():
     x, y = sympy.symbols("x y")
     assert namespace["horner"](x**3 + x**2 * y, wrt=y) == sympy.horner(x**3 + x**2 * y, wrt=y)
     assert namespace["optimize"] is hornermcts.optimize
+
+
+def test_cse_applies_sympys_optimizations_around_its_own():
+    """Issue 37 item 3: ``optimizations=`` is honoured (pre before, post after), a bad value is a clear error."""
+    from helpers.emitted_ops import count_sympy, total
+
+    x, y, z, w = sympy.symbols("x y z w")
+    e = w / (x - y) + z / (y - x)
+    replacements, reduced = cse(e, optimizations="basic")
+    assert total(count_sympy(replacements, reduced)) <= total(count_sympy(*sympy.cse(e, optimizations="basic")))
+    assert sympy.simplify(reduced[0].subs(replacements[::-1]) - e) == 0
+    calls = []
+
+    def pre(expr):
+        calls.append("pre")
+        return expr.subs(x, 2 * z)  # a visible preprocessing: the input is rewritten before the optimization
+
+    def post(expr):
+        calls.append("post")
+        return expr
+
+    _, reduced = cse([x * y + x * w], optimizations=[(pre, post)])
+    assert "pre" in calls and "post" in calls
+    assert sympy.expand(reduced[0] - (2 * z * y + 2 * z * w)) == 0
+    for bad in ("fancy", [pre], [(pre, post, pre)], 3):
+        with pytest.raises(hornermcts.OptionError, match="optimizations"):
+            cse([x * y + x * w], optimizations=bad)
