@@ -107,7 +107,7 @@ def original_count(poly) -> OpCount:
     return OpCount(additions=n - 1, multiplications=mults, powers=int(_power_costs(exps).sum()))
 
 
-def expression_count(expr) -> OpCount:
+def expression_count(expr, memo: dict | None = None) -> OpCount:
     """Operations of a SymPy expression evaluated as written, in FORM's model.
 
     Every occurrence counts again (no sharing): a sum of k terms costs k-1
@@ -125,14 +125,30 @@ def expression_count(expr) -> OpCount:
     OpCount(additions=2, multiplications=0, powers=3)
     >>> expression_count(3*x**2*y - x/z + sympy.sin(x + 1)).total  # 2+1 *, 1 /, 3 +
     7
+
+    Each distinct subtree is counted once (a tree with repeated subtrees,
+    SymPy's DAG, is counted in time linear in its distinct nodes); ``memo``
+    (``{subtree: (additions, multiplications, powers)}``) carries those
+    counts from one call to the next.
     """
-    adds = mults = pows = 0
-    stack = [sympy.sympify(expr)]
-    while stack:
-        operands, a, m, p = own_operations(stack.pop())
-        adds, mults, pows = adds + a, mults + m, pows + p
-        stack.extend(operands)
-    return OpCount(adds, mults, pows)
+    expr = sympy.sympify(expr)
+    memo = {} if memo is None else memo
+    stack = [expr]
+    while stack:  # post-order over the distinct subtrees: each counted once, its count used at every occurrence
+        e = stack[-1]
+        if e in memo:
+            stack.pop()
+            continue
+        operands, a, m, p = own_operations(e)
+        pending = [o for o in operands if o not in memo]
+        if pending:
+            stack.extend(pending)
+            continue
+        for o in operands:
+            oa, om, op = memo[o]
+            a, m, p = a + oa, m + om, p + op
+        memo[stack.pop()] = (a, m, p)
+    return OpCount(*memo[expr])
 
 
 def own_operations(e) -> tuple[tuple, int, int, int]:

@@ -346,7 +346,7 @@ def _outputs(joint: Polynomial, n_markers: int, zero: list) -> list[Polynomial]:
 
 
 def optimize(expr, options: Options | None = None, *, progress=None, deadline: Deadline | None = None,
-             **changes) -> OptimizeResult:
+             baselines: bool = True, **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
 
     The stages: :func:`prepare_outputs` (parse), the factors when the input
@@ -377,6 +377,10 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         a caller whose clock started earlier (the command line counts
         ``--time-limit`` from its start and keeps time to write the code);
         default ``time_limit`` seconds from now.
+    baselines : bool
+        False: ``result.baselines`` is left empty where it would cost DAG
+        builds (several outputs: each occurrence order built once more), for
+        callers that do not report it (the expression front end).
     **changes
         Any option by name, applied to ``options`` (e.g.
         ``optimize(expr, iterations=200, seed=1)``); an unknown name is a
@@ -398,10 +402,10 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     split = factorization(polys[0], deadline) if options.factor and n_markers == 0 else None
     if split is None:
         factors: tuple = ()
-        best, searches, history, baselines, substitution = _optimize_whole(polys, joint, n_markers, options,
-                                                                           progress, deadline)
+        best, searches, history, occurrence, substitution = _optimize_whole(polys, joint, n_markers, options,
+                                                                            progress, deadline, baselines)
     else:
-        factors, best, searches, history, baselines, substitution = _optimize_product(
+        factors, best, searches, history, occurrence, substitution = _optimize_product(
             polys, joint, split, options, progress, deadline)
     before, best, form = compare_with_input(expr, polys, best)
     if factors and form != "input":
@@ -415,7 +419,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         before=before,
         after=best.after,
         cse=best.cse,
-        baselines=baselines,
+        baselines=occurrence,
         history=history,
         search=searches,
         options=recorded,
@@ -466,7 +470,7 @@ def _optimize_written(expr, exprs: list, options: Options, deadline: Deadline, c
     )
 
 
-def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
+def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_baselines: bool = True):
     """The input optimized as one polynomial: ``(best candidate, searches, history, baselines, substitution)``.
 
     ``substitution`` (None if none pays) holds the new variables the input
@@ -499,7 +503,8 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline):
             return horner_dag(given_polys, order).count().total
     else:  # the search scored the occurrence orders of what it searched; of the input itself when substituted
         count = FastCounter(given_joint).count if substitution is not None else lambda order: found.book(tuple(order))
-    baselines = {name: count(order) for name, order in baseline_orders(given_joint, fixed).items()}
+    orders = baseline_orders(given_joint, fixed) if with_baselines or not n_markers else {}
+    baselines = {name: count(order) for name, order in orders.items()}
     if substitution is not None and not no_worse(best.dag, lambda: horner_dag(given_polys, _own_order(given_joint,
                                                                                                      n_markers))):
         # the new variables cancel, maybe: the same search in the input's own variables decides (issue 36)

@@ -32,7 +32,8 @@ from ..opcount import OpCount, expression_count
 from .assemble import assemble, count, placeholders, share_repeated
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
-__all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS", "REGION_CANDIDATES"]
+__all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS", "REGION_CANDIDATES",
+           "SYMPY_CSE_UP_TO"]
 
 #: The regions are small polynomials in many atoms: the order search converges within a few dozen orders
 #: (gait2d row 10: 396, 395, 395, 391 operations at 1000, 300, 100, 30 orders per search; the pendulum5
@@ -45,6 +46,14 @@ REGION_ITERATIONS = 50
 #: ... and the greedy step runs on the best order only (gait2d row 10, rows 9-17 and the pendulum5 Jacobian:
 #: 321, 1071 and 190 operations with 5, 2 or 1 candidates; 3.4, 1.3 and 0.9 s on row 10).
 REGION_CANDIDATES = 1
+
+#: Inputs of at most this many operations as written are also given to ``sympy.cse``, whose answer is kept
+#: where it is cheaper (``[w*y + w + x + y + z, w*x*y]``: 6 operations against the Horner form's 7); there it
+#: takes milliseconds, while on large expanded polynomials ours is far ahead (HEP(sigma): 1041 against 27017)
+#: and sympy.cse takes seconds.  Expressions as written are asked always, except by the ``fast`` preset (no
+#: search stages) above this size: there sympy.cse's own time would be most of fast's budget (gait2d rows
+#: 9-17: 0.18 of 0.36 s), and it is cheaper only on that set (1293 against fast's 1306 operations).
+SYMPY_CSE_UP_TO = 500
 
 #: The expanded candidate is given up when its regions reach this many times the terms of the regions as
 #: written (the pendulum sets expand to 1.2-1.4 times and pay; gait2d row 10 to 6 times, and loses 2 to 1).
@@ -191,7 +200,7 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
     if len(units) > 1:
-        result = optimize(units, chosen_options, deadline=deadline)
+        result = optimize(units, chosen_options, deadline=deadline, baselines=False)
     else:
         result = optimize(units[0], options, deadline=deadline, **changes)
     replacements, unit_exprs = result.assignments(placeholders())
@@ -202,11 +211,12 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
         again_count = count(*again)
         if again_count.total < after.total:
             (statements, outputs), after = again, again_count
-    own = sympy.cse(exprs, symbols=placeholders())
-    own_count = count(*own)
-    if own_count.total < after.total:
-        statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
-    inlinable = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats
     before = sum((expression_count(e) for e in exprs), OpCount())
+    if chosen_options.stages or before.total <= SYMPY_CSE_UP_TO:
+        own = sympy.cse(exprs, symbols=placeholders())
+        own_count = count(*own)
+        if own_count.total < after.total:
+            statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
+    inlinable = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats
     return WrittenResult(statements, outputs, before, after, name, inlinable, time.perf_counter() - clock,
                          None if name == "sympy.cse" else result)
