@@ -266,26 +266,43 @@ def _ratio(a, b):
     return quotient(a, b)
 
 
-def _pairs(kind, terms):
-    """The pair patterns of one expression."""
+def _pairs(kind, terms, shared=None, free_with=None):
+    """The pair patterns of one expression.
+
+    With ``shared`` (the operands that occur in two expressions or more),
+    only the patterns that can: a pair with an operand found nowhere else
+    saves nothing, unless it is a free product (``free_with[a]``: the ``b``
+    of the computed products ``a*b``).  A sum of 5,000 variables then has
+    no patterns, not 12.5 million.
+    """
     ops = sorted(terms)
     out = []
     if kind == PROD:
         for i, a in enumerate(ops):
-            if terms[a] >= 2:
+            partners = ops[i + 1:] if shared is None else _partners(a, ops[i + 1:], shared, free_with, terms)
+            if terms[a] >= 2 and (shared is None or a in shared or a in free_with.get(a, ())):
                 out.append((PROD, a, a, 1))
-            for b in ops[i + 1:]:
+            for b in partners:
                 out.append((PROD, a, b, 1))
     else:
         for i, a in enumerate(ops):
-            if a == ONE:
+            if a == ONE or (shared is not None and a not in shared):
                 continue
             ca = terms[a]
-            for b in ops[i + 1:]:
+            for b in ops[i + 1:] if shared is None else [b for b in ops[i + 1:] if b in shared]:
                 out.append((SUM, a, b, _ratio(terms[b], ca)))
-            if ONE in terms:  # x + c
+            if ONE in terms and (shared is None or ONE in shared):  # x + c
                 out.append((SUM, a, ONE, _ratio(terms[ONE], ca)))
     return out
+
+
+def _partners(a, later: list, shared: set, free_with: dict, terms: dict) -> list:
+    """The operands ``b`` of ``later`` (all above ``a``, ascending) that ``a*b`` can pay with."""
+    if a in shared:
+        free = [b for b in free_with.get(a, ()) if b in terms and b > a and b not in shared]
+        partners = [b for b in later if b in shared]
+        return sorted(partners + free) if free else partners
+    return sorted(b for b in free_with.get(a, ()) if b in terms and b > a)
 
 
 def _apply(nf: _Nary, e: int, pattern, t: int) -> bool:
@@ -319,11 +336,21 @@ def pair_greedy(nf: _Nary, max_steps: int | None = None, deadline: Deadline | No
     at ``max_steps`` or at ``deadline``; every step taken is kept (each is an
     identity, so ``nf`` is exact whenever it stops).
     """
+    # an operand in one expression stays in at most one (a step takes operands out, its new one goes in),
+    # so its pairs are left out (see _pairs): found once, they would never save anything
+    seen: set = set()
+    shared: set = set()
+    for _, terms in nf.exprs.values():
+        shared.update(seen.intersection(terms))
+        seen.update(terms)
+    free = {(PROD, a, b, 1) for a, b in nf.scaled_pairs()}
+    free_with: dict = {}
+    for _, a, b, _ in free:
+        free_with.setdefault(a, set()).add(b)
     where: dict = {}
     for e, (kind, terms) in nf.exprs.items():
-        for p in _pairs(kind, terms):
+        for p in _pairs(kind, terms, shared, free_with):
             where.setdefault(p, set()).add(e)
-    free = {(PROD, a, b, 1) for a, b in nf.scaled_pairs()}
 
     def gain(p, s) -> int:
         return len(s) - (p not in free)
@@ -347,18 +374,19 @@ def pair_greedy(nf: _Nary, max_steps: int | None = None, deadline: Deadline | No
             t = nf.new(PROD, {a: 2} if a == b else {a: 1, b: 1})
         else:
             t = nf.new(SUM, {a: 1, b: r})
+        shared.add(t)
         steps += 1
         touched = list(occ)
         for e in touched:
             kind, terms = nf.exprs[e]
-            old = _pairs(kind, terms)
+            old = _pairs(kind, terms, shared, free_with)
             if not _apply(nf, e, p, t):
                 continue
             for q in old:
                 s = where.get(q)
                 if s is not None:
                     s.discard(e)
-            for q in _pairs(kind, terms):
+            for q in _pairs(kind, terms, shared, free_with):
                 s = where.setdefault(q, set())
                 s.add(e)
                 if gain(q, s) >= 1:

@@ -28,7 +28,9 @@ from __future__ import annotations
 from .errors import OptionError
 
 import sys
+from bisect import bisect_right
 from fractions import Fraction
+from typing import NamedTuple
 
 import numpy as np
 import sympy
@@ -159,26 +161,55 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
 
 
 def _build_polynomial(dag: Dag, poly, perm, use_content: bool) -> tuple:
+    """The Horner form of ``poly``: its terms sorted once, then :func:`_build` on ranges of them.
+
+    Sorted lexicographically by their exponents in ``perm``'s order, the
+    terms of every subexpression of the form (those sharing the exponents
+    of the variables already taken out) are one contiguous range, and split
+    by the next variable's exponent into contiguous runs: each split is a
+    few binary searches, not a pass over the range's terms.  So a sum of
+    5,000 variables (a chain 5,000 deep) is built in O(n log n), not O(n^2).
+    """
     if poly.n_terms == 0:
         return (0, ONE)
-    terms = list(zip(map(tuple, poly.exponents[:, perm].tolist()), exact_coefficients(poly)))
-    return _build(dag, terms, 0, perm, use_content)
+    exps = poly.exponents[:, perm]
+    coefficients = exact_coefficients(poly)
+    if poly.n_terms > 1:
+        rank = np.lexsort(exps.T[::-1])  # the first column is the primary key
+        exps = exps[rank]
+        coefficients = [coefficients[i] for i in rank.tolist()]
+    rows, cols = np.nonzero(exps)  # each term's variables, for a range of one term
+    starts = np.searchsorted(rows, np.arange(poly.n_terms + 1)).tolist()
+    cols = cols.tolist()
+    terms = _Terms(exps.T.tolist(), [cols[starts[r]:starts[r + 1]] for r in range(poly.n_terms)], coefficients)
+    return _build(dag, terms, 0, poly.n_terms, 0, perm, use_content)
 
 
-def _build(dag: Dag, terms, depth: int, perm, use_content: bool):
-    n_vars = len(perm)
-    if len(terms) == 1:  # one monomial: its powers innermost first, as the recursion below would nest them
-        (row, c), = terms
-        return (c, dag.monomial([(perm[d], row[d]) for d in range(n_vars - 1, depth - 1, -1) if row[d]]))
-    while True:
-        groups: dict[int, list] = {}
-        for term in terms:
-            groups.setdefault(term[0][depth], []).append(term)
-        if len(groups) > 1 or 0 not in groups:
-            break
-        depth += 1  # every term lacks this variable (two distinct terms differ further in)
-    powers = sorted(groups)
-    values = [_build(dag, groups[k], depth + 1, perm, use_content) for k in powers]
+class _Terms(NamedTuple):
+    """The terms, sorted: ``columns[d][r]`` the exponent of ``perm[d]`` in term ``r``, ``present[r]`` its d's."""
+
+    columns: list
+    present: list
+    coefficients: list
+
+
+def _build(dag: Dag, terms: _Terms, lo: int, hi: int, depth: int, perm, use_content: bool):
+    """The Horner form of the terms ``lo:hi`` from column ``depth`` on (the columns before it taken out)."""
+    columns = terms.columns
+    if hi - lo == 1:  # one monomial: its powers innermost first, as the recursion below would nest them
+        return (terms.coefficients[lo],
+                dag.monomial([(perm[d], columns[d][lo]) for d in reversed(terms.present[lo]) if d >= depth]))
+    while columns[depth][hi - 1] == 0:  # ascending in the range: every term lacks this variable
+        depth += 1  # (two distinct terms differ further in)
+    column = columns[depth]
+    powers, values = [], []
+    k = lo
+    while k < hi:  # the runs of equal exponents, in increasing order
+        power = column[k]
+        end = bisect_right(column, power, k, hi)
+        powers.append(power)
+        values.append(_build(dag, terms, k, end, depth + 1, perm, use_content))
+        k = end
     var = perm[depth]
     acc = values[-1]
     for j in range(len(powers) - 2, -1, -1):

@@ -608,7 +608,7 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
         return tuple(map(rank.__getitem__, order))
 
     book = ScoreBook(counter.count, tie=tie)
-    plans: list = []  # each makes a Stage, given its time limit
+    plans: list = []  # each makes a Stage, given its time limit and the orders it may score
     if options.iterations != 0 and poly.n_terms:
         if "mcts" in options.stages:
             directions = ("forward", "backward") if options.direction == "both" else (options.direction,)
@@ -617,6 +617,8 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
             problem = HornerOrderProblem(poly, counter=counter, fixed=fixed, columns=columns)
             if len(problem.variables) >= 2:
                 plans.append(partial(_anneal_stage, problem, options, progress, refine="mcts" in options.stages))
+    most = max(ORDER_ENTRIES // (max(poly.n_vars, 1) * max(len(plans), 1)), MIN_ORDERS)
+    plans = [partial(plan, most) for plan in plans]
     # each search: an equal part of the time left when it starts, shared with those after it
     stages = [plan(partial(deadline.share, len(plans) - i)) for i, plan in enumerate(plans)]
     keep = options.candidates if "greedy" in options.stages else 1
@@ -624,13 +626,31 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
                      stages=stages, keep=keep, seed=options.seed)
 
 
-def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options, progress, time_limit) -> Stage:
+#: The orders the searches of one call score together, times the variables (each order one entry per variable):
+#: a bound on their work and memory for inputs of very many variables.  Scoring an order costs time in
+#: proportion to the variables or more (a sum of 1,000 / 2,000 / 5,000 variables: 1.7 / 3.7 / 34 ms), and the
+#: score book keeps every order scored; the default's annealing restarts grow with the variables too, so its
+#: orders grew as their square: 102,000 orders of 1,000 variables, 220 s and 3.1 GB on a sum of 1,000.
+#: Split between the searches (two in the default: MCTS, then annealing), the bound leaves every input up to
+#: 100 variables as it was (det(7), 49 variables: 5,000 annealing steps, 245,000 entries) and gives a sum of
+#: 5,000 variables 200 orders per search: 20 s and 1.1 GB in all (the command, default preset).
+ORDER_ENTRIES = 2_000_000
+#: The fewest orders a search is given by that bound.
+MIN_ORDERS = 10
+
+
+def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options, progress, most: int,
+                time_limit) -> Stage:
+    """MCTS in one direction: ``options.iterations`` per restart, the restarts scoring at most ``most`` orders."""
+    iterations = options.iterations if options.iterations is None else \
+        min(options.iterations, max(most // options.repeats, 1))
+
     def run(book, seed):
         problem = HornerOrderProblem(poly, direction=direction, counter=counter, fixed=fixed, score=book,
                                      columns=columns)
         limit = time_limit()  # mcts's limit is per restart: the restarts one process runs share it
         rounds = math.ceil(options.repeats / min(processes(options.workers), options.repeats))
-        return mcts(problem, iterations=options.iterations, time_limit=None if limit is None else limit / rounds,
+        return mcts(problem, iterations=iterations, time_limit=None if limit is None else limit / rounds,
                     cp=float(options.cp),
                     schedule=options.selection_schedule, seed=seed, repeats=options.repeats,
                     workers=options.workers, books=[book], progress=progress)
@@ -640,15 +660,21 @@ def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options,
                  space=direction)
 
 
-def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, time_limit, *, refine: bool) -> Stage:
+def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most: int, time_limit, *,
+                  refine: bool) -> Stage:
+    """Annealing: ``options.iterations`` steps per restart, the restarts scoring at most ``most`` steps."""
     def run(book, seed):
         start, start_ops = book.leader()
         t_start, t_end = options.anneal_refine if refine else options.anneal_from_scratch
         free = problem.state_of(start)
         extra = math.ceil(max(len(free) - options.anneal_one_run_up_to, 0) / options.variables_per_restart)
-        return anneal(lambda state: book(problem.scheme(state)), free, iterations=options.iterations,
+        restarts, iterations = max(options.repeats, 1 + extra), options.iterations
+        if iterations is not None and restarts * iterations > most:
+            restarts = max(options.repeats, min(restarts, most // iterations))
+            iterations = min(iterations, max(most // restarts, 1))
+        return anneal(lambda state: book(problem.scheme(state)), free, iterations=iterations,
                       t_start=t_start * start_ops, t_end=t_end * start_ops,
-                      restarts=max(options.repeats, 1 + extra), seed=seed, time_limit=time_limit(),
+                      restarts=restarts, seed=seed, time_limit=time_limit(),
                       workers=options.workers, books=[book], progress=progress)
 
     return Stage("anneal", run, cost_of=int, space=problem.direction)  # skipped if MCTS saw every order there
