@@ -86,7 +86,9 @@ class Options:
     iterations : int or None, default 1000
         Orders scored per search: MCTS iterations (per direction and
         restart) and annealing steps (per restart).  0 skips the searches;
-        ``None`` needs a ``time_limit``.
+        ``None`` needs a ``time_limit``.  On very many variables (beyond
+        about 100) the searches score fewer: at most
+        :data:`~hornermcts.optimize.ORDER_ENTRIES` orders times variables together.
     cp : float, default 1.0
         MCTS exploration constant Cp (SA-UCT: the initial temperature), in
         units of the reward ``input operations / operations``: the upper end
