@@ -19,20 +19,18 @@ import argparse
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
 from .status_line import StatusLine, shows_status
 
 __all__ = ["add_arguments", "run"]
 
-#: Time kept back for writing the code (``--emit`` with ``--time-limit``): this
-#: many seconds per input term, or this many times what reading the input took,
-#: whichever is longer (the machine's speed now).  SymPy's printers took 70-95 us
-#: per delivered operation in C, Python, NumPy and Fortran (34,017 operations
-#: from 30,000 terms), about 3 times the reading, on an idle machine.
-EMIT_SECONDS_PER_TERM = 1e-4
-EMIT_TIMES_READING = 4.0
+#: Time kept back for writing the code (``--emit`` with ``--time-limit``), per operation of the program:
+#: ``optimize`` keeps it as soon as it holds one (:meth:`~hornermcts.deadline.Deadline.keep_for`).  Measured
+#: on a loaded machine (load 3.5) on res(8,6) (130,733 operations) and a random 60,000-term input in 40
+#: variables (87,043): 77-204 thousand operations a second in C, Python, NumPy and Fortran, 71-73 thousand
+#: in compensated C; kept at 50,000 a second.
+EMIT_SECONDS_PER_OPERATION = 2e-5
 #: Seconds of the command outside its clock: Python's start before the first
 #: import, and the interpreter's exit after the summary (0.1-0.3 s measured).
 OUTSIDE_SECONDS = 0.2
@@ -149,17 +147,14 @@ def run(args: argparse.Namespace) -> int:
     try:
         if line is not None:
             line(f"reading {'standard input' if args.file == '-' else args.file} ...")
-        reading = time.perf_counter()
         poly, name = _read(args.file, deadline, options.max_terms)
-        reading = time.perf_counter() - reading
         if line is not None:
             _prepare_kernels(poly, line)
             searches = " and ".join(s for s in ("mcts", "anneal") if s in options.stages) or "occurrence orders"
             line(f"searching ({searches}), then CSE{' and greedy' if 'greedy' in options.stages else ''} ...",
                  keep=True)  # the search's bars use the next line
-        reserve = OUTSIDE_SECONDS + (max(EMIT_SECONDS_PER_TERM * (poly.n_terms + len(poly.opaque)),
-                                         EMIT_TIMES_READING * reading) if args.emit else 0.0)
-        result = optimize(poly, options, progress=None if line is None else "auto", deadline=deadline.before(reserve))
+        budget = deadline.before(OUTSIDE_SECONDS, per_operation=EMIT_SECONDS_PER_OPERATION if args.emit else 0.0)
+        result = optimize(poly, options, progress=None if line is None else "auto", deadline=budget)
         code = None
         if args.emit:
             from .codegen import emit

@@ -34,13 +34,35 @@ MINIMUM_SHARE = 1e-3
 class Deadline:
     """``time.perf_counter() + seconds`` (or no deadline), with the questions stages ask of it."""
 
-    __slots__ = ("at",)
+    __slots__ = ("at", "per_operation")
 
     def __init__(self, seconds: float | None, *, start: float | None = None) -> None:
         if seconds is None:
             self.at = math.inf
         else:
             self.at = (time.perf_counter() if start is None else start) + float(seconds)
+        #: Seconds per operation of the program the caller writes after the call (0: it writes none).
+        self.per_operation = 0.0
+
+    def keep_for(self, operations: int) -> None:
+        """Move the deadline earlier by the time writing ``operations`` takes (:attr:`per_operation` each), once.
+
+        The caller that emits code after the call (the command line's
+        ``--emit``) cannot stop the emission halfway, so it sets
+        :attr:`per_operation`; :func:`~hornermcts.optimize.optimize` calls this
+        as soon as it holds a program (the occurrence order's Horner + CSE
+        form: the result has at most its operations), and stops early enough
+        to leave that time.
+
+        >>> d = Deadline(10.0)
+        >>> d.per_operation = 1e-5
+        >>> d.keep_for(200_000)
+        >>> 7.0 < d.remaining() <= 8.0, d.per_operation
+        (True, 0.0)
+        """
+        if self.bounded and self.per_operation:
+            self.at -= operations * self.per_operation
+            self.per_operation = 0.0
 
     @property
     def bounded(self) -> bool:
@@ -64,10 +86,11 @@ class Deadline:
             return None
         return max(self.remaining() / max(parts, 1), MINIMUM_SHARE)
 
-    def before(self, reserve: float) -> "Deadline":
-        """A deadline ``reserve`` seconds earlier (for the stages that come first)."""
+    def before(self, reserve: float, *, per_operation: float = 0.0) -> "Deadline":
+        """A deadline ``reserve`` seconds earlier (for the stages that come first), with ``per_operation``."""
         earlier = Deadline(None)
         earlier.at = self.at - reserve
+        earlier.per_operation = per_operation
         return earlier
 
     def __repr__(self) -> str:

@@ -399,7 +399,8 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     if written is not None:
         return _optimize_written(expr, written, options, deadline, clock)
     polys, joint, n_markers = prepare_outputs(expr, deadline, options.max_terms)  # reading is timed and budgeted
-    split = factorization(polys[0], deadline) if options.factor and n_markers == 0 else None
+    split = factorization(polys[0], deadline) if options.factor and n_markers == 0 and not deadline.expired() \
+        else None
     if split is None:
         factors: tuple = ()
         best, searches, history, occurrence, substitution = _optimize_whole(polys, joint, n_markers, options,
@@ -490,8 +491,12 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     fallback, search_deadline, screen_deadline = None, deadline, deadline
     if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
         fallback, reserve = _fallback(polys, joint, n_markers, options)
+        deadline.keep_for(fallback.cse.total)  # the time to write the code, if the caller writes it
         screen_deadline = deadline.before(2 * fallback.seconds)  # writing the last DAG back, counting it twice
         search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
+        if search_deadline.expired() and substitution is None:  # no time to search: the answer in hand
+            # (the searches' set-up alone, structural order and fast counter, took 1.9 s on res(8,6))
+            return fallback, (), (), {"occurrence forward": fallback.cse.total}, None
     found = search_orders(joint, options, fixed=fixed, progress=progress, deadline=search_deadline)
     best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
                              deadline=screen_deadline, fallback=fallback)

@@ -115,6 +115,38 @@ def test_expired_deadline_returns_the_occurrence_order_exactly():
     assert all(s.elapsed < 0.5 for s in result.search)  # each search got the minimum share, not time_limit
 
 
+def test_expired_deadline_neither_factors_nor_searches(monkeypatch):
+    """Issue 36 item 7: with the deadline gone, factoring and the searches' set-up (1.9 s on res(8,6)) are skipped."""
+    from hornermcts.deadline import Deadline
+
+    optimize_module = sys.modules["hornermcts.optimize"]
+
+    def never(*args, **kwargs):
+        raise AssertionError("called after the deadline")
+
+    monkeypatch.setattr(optimize_module, "factorization", never)
+    monkeypatch.setattr(optimize_module, "search_orders", never)
+    product = sympy.expand((x + 2 * y + 1) * (x**2 - y + 3) * (y + 5))
+    result = optimize(product, time_limit=1.0, iterations=None, deadline=Deadline(0.0), seed=0)
+    assert result.search == () and result.form == "optimized"
+    assert result.after.total == result.cse.total == result.baselines["occurrence forward"]
+    assert sympy.expand(result.expression() - product) == 0
+
+
+def test_deadline_keeps_the_time_to_write_the_program(monkeypatch):
+    """The code written after the call is given its time, sized to the program: the search stops before it."""
+    from hornermcts.deadline import Deadline
+
+    optimize_module = sys.modules["hornermcts.optimize"]
+    poly = random_polynomial(6, 40, max_degree=4, seed=5)
+    writing = Deadline(30.0).before(0.0, per_operation=1.0)  # a second per operation: far more than 30 s
+    monkeypatch.setattr(optimize_module, "search_orders", lambda *a, **k: pytest.fail("searched"))
+    result = optimize(poly, iterations=None, time_limit=30.0, deadline=writing, seed=0)
+    assert writing.remaining() == 0.0 and writing.per_operation == 0.0  # kept once
+    assert result.after.total == result.baselines["occurrence forward"]
+    assert sympy.expand(result.expression() - poly.to_sympy()) == 0
+
+
 def test_time_limit_is_shared_by_the_searches():
     """Two MCTS directions and annealing split one time limit; each ran, none took it all."""
     poly = random_polynomial(9, 60, max_degree=4, seed=3)
