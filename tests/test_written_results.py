@@ -146,3 +146,16 @@ def test_assignments_name_temporaries_as_asked():
     assert replacements and all(str(s).startswith("q") for s, _ in replacements)
     with pytest.raises(OptionError, match="ran out"):
         result.assignments(iter([]))
+
+
+@pytest.mark.parametrize("e, value", [(sympy.oo * x + y, np.inf), (x + sympy.zoo, np.nan),
+                                      (x ** (10**20) + y, 2.0), (sympy.nan * x, np.nan)])
+def test_what_no_polynomial_holds_is_a_piece_of_a_result_as_written(e, value):
+    """Issue 37 item 1 for optimize: non-finite numbers and huge powers were an OptionError; now pieces."""
+    result = hornermcts.optimize(e, seed=0)
+    assert result.written is not None
+    assert result.expression() == e
+    python = codegen.load_python(codegen.to_python(result))
+    point = {x: 0.5, y: 2.0}
+    got = python([point[s] for s in codegen.input_symbols(result)])
+    assert got == value or np.isnan(value) and np.isnan(got)  # at x = 1/2, y = 2: x**(10**20) underflows to 0

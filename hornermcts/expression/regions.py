@@ -448,8 +448,10 @@ def structured(exprs) -> bool:
     True when they hold a product or power of sums (``(a + b)*(c + d)``,
     ``(a + b)**3``), or a call, root or reciprocal of anything but a symbol
     or a number (``sin(x + y)``, ``sqrt(2*x)``, ``1/(x - y)``): what
-    expanding at the door would destroy, or could not share.  A polynomial
-    in symbols and pieces of symbols (``x*sin(y) + x**2``) is one region.
+    expanding at the door would destroy, or could not share; also when they
+    hold what no polynomial can (``oo``, ``zoo``, ``nan``, ``x**(10**20)``),
+    which the regions keep as pieces.  A polynomial in symbols and pieces of
+    symbols (``x*sin(y) + x**2``) is one region.
 
     >>> import sympy
     >>> x, y = sympy.symbols("x y")
@@ -460,7 +462,11 @@ def structured(exprs) -> bool:
     stack = [sympy.sympify(e) for e in exprs]
     while stack:
         e = stack.pop()
-        if e in seen or e.is_Atom:
+        if e in seen:
+            continue
+        if e.is_Atom:
+            if e in (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity, sympy.S.NaN):
+                return True
             continue
         seen.add(e)
         if e.is_Add:
@@ -469,7 +475,7 @@ def structured(exprs) -> bool:
             if sum(1 for f in e.args if f.is_Add or _is_polynomial_power(f) and f.base.is_Add) >= 2:
                 return True
         elif _is_polynomial_power(e):
-            if e.base.is_Add and e.exp > 1:
+            if e.base.is_Add and e.exp > 1 or e.exp > MAX_EXPONENT:
                 return True
         elif not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
             return True
