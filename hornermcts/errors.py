@@ -24,6 +24,11 @@ class OptionError(HornerMCTSError, ValueError):
     """An option or argument value outside what it accepts (the message names it)."""
 
 
+class InputTypeError(HornerMCTSError, TypeError):
+    """An input of a kind that cannot be optimized (a relation ``Eq(x, 1)``, an unknown object): the message says
+    what it is and what to give instead."""
+
+
 class TimeLimitError(HornerMCTSError, TimeoutError):
     """The time limit ran out before any answer existed (while reading the input, say where)."""
 

@@ -280,3 +280,11 @@ def test_searches_of_very_many_variables_score_a_bounded_number_of_orders(monkey
     assert result.after.total == n - 1
     # two searches (MCTS, annealing), each at most 30,000 // (100 * 2) = 150 orders; unbounded: 4,000 and 10,000
     assert [s.iterations for s in result.search] == [150, 150]
+
+
+def test_a_relation_is_a_user_error_of_the_library():
+    """Issue 37 item 6: optimize(Eq(x, 1)) raised a bare TypeError; the README promises a HornerMCTSError."""
+    x = sympy.Symbol("x")
+    with pytest.raises(hornermcts.HornerMCTSError, match="is an Equality") as caught:
+        optimize(sympy.Eq(x, 1))
+    assert isinstance(caught.value, TypeError)

@@ -66,7 +66,7 @@ x**2*y - 2.5*x
 """
 from __future__ import annotations
 
-from ..errors import OptionError
+from ..errors import InputTypeError, OptionError
 
 import numbers
 import os
@@ -141,14 +141,14 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadlin
     >>> x = sympy.Symbol("x")
     >>> as_polynomial("x^2 + 1") == as_polynomial(x**2 + 1) == as_polynomial(sympy.Poly(x**2 + 1))
     True
-    >>> as_polynomial([x])
+    >>> as_polynomial([x])   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: as_polynomial: cannot convert a list; expected a Polynomial, SymPy expression, Poly, str or path
+    hornermcts.errors.InputTypeError: as_polynomial: cannot convert a list; expected a Polynomial, SymPy expression, ...
     >>> as_polynomial(sympy.Eq(x**2, 1))   # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: as_polynomial: Eq(x**2, 1) is a Equality (a relation or logical expression), not a polynomial; ...
+    hornermcts.errors.InputTypeError: as_polynomial: Eq(x**2, 1) is an Equality (a relation or logical expression), ...
     """
     if isinstance(obj, Polynomial):
         return obj if symbols is None else _reorder(obj, symbols)
@@ -170,12 +170,14 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadlin
     if isinstance(obj, (int, Fraction, float, numbers.Number)) and not isinstance(obj, bool):
         return from_sympy(obj, symbols, max_terms=max_terms)
     if isinstance(obj, Boolean):
-        raise TypeError(
-            f"as_polynomial: {obj} is a {type(obj).__name__} (a relation or logical expression), not a polynomial; "
+        kind = type(obj).__name__
+        raise InputTypeError(
+            f"as_polynomial: {obj} is {'an' if kind[0] in 'AEIOU' else 'a'} {kind} (a relation or logical "
+            f"expression), not a polynomial; "
             "optimize an expression (for an equation, lhs - rhs), or use hornermcts.cse, which hands relations "
             "to sympy.cse"
         )
-    raise TypeError(
+    raise InputTypeError(
         f"as_polynomial: cannot convert a {type(obj).__name__}; "
         "expected a Polynomial, SymPy expression, Poly, str or path"
     )
