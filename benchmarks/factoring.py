@@ -4,8 +4,10 @@
 
 1. **Products** (expanded before they are given, as a file or a generated
    polynomial would be): FORM O3 and O4 (operations in FORM's emitted code,
-   wall time), ours with ``factor=False`` (the input optimized whole, as
-   before factoring existed) and ours by default (``optimize(expr, seed=0)``:
+   wall time), ours with ``factor=False, substitute=False`` (the input
+   optimized whole in its own variables, as before factoring and new
+   variables existed; new variables alone find much of a power of a sum's
+   structure) and ours by default (``optimize(expr, seed=0)``:
    operations in the emitted C, wall time).  Inputs: a Vandermonde
    determinant (the product of the differences of 7 variables), two sums
    raised to powers, the square of a generic 5x5 determinant (an amplitude
@@ -85,7 +87,7 @@ def main() -> None:
     for label, build in PRODUCTS:
         poly = build()
         o3, o4 = (form_in_code(poly, level=level) for level in (3, 4))
-        whole, whole_s = timed(optimize, poly, seed=0, factor=False, progress=None)
+        whole, whole_s = timed(optimize, poly, seed=0, factor=False, substitute=False, progress=None)
         ours, ours_s = timed(optimize, poly, seed=0, progress=None)
         shapes = Counter(f"({r.polynomial.n_terms} terms)" + (f"^{e}" if e > 1 else "") for r, e in ours.factors)
         parts = " * ".join(shape if k == 1 else f"{k} x {shape}" for shape, k in shapes.items())
