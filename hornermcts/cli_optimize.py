@@ -54,12 +54,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _read(path: str, deadline=None, max_terms=None):
-    """The polynomial in ``path`` (``-``: standard input), and the name its ``NAME =`` header gives it, if any."""
+    """What ``path`` holds (``-``: standard input), and the name its ``NAME =`` header gives it, if any.
+
+    An expression that is more than one polynomial region as written
+    (products or calls of sums: :func:`~hornermcts.expression.regions.structured`)
+    comes back as the SymPy expression it writes, for the expression front
+    end (:func:`~hornermcts.parse.written_text.as_written`); anything else
+    as the :class:`~hornermcts.polynomial.Polynomial` the text parser reads.
+    """
+    from .expression.regions import structured
     from .parse import from_text, read_file
     from .parse.text import expression_name
+    from .parse.written_text import MAX_WRITTEN_CHARACTERS, as_written
 
+    text = sys.stdin.read() if path == "-" else None
+    if text is None and os.path.getsize(path) <= MAX_WRITTEN_CHARACTERS:
+        with open(path, encoding="utf-8-sig", errors="replace") as fh:
+            text = fh.read()
+    written = as_written(text) if text is not None else None
+    if written is not None and structured([written]):
+        where = "<stdin>" if path == "-" else path
+        return written, expression_name(text.split("\n"), where)
     if path == "-":
-        text = sys.stdin.read()
         return (from_text(text, name="<stdin>", deadline=deadline, max_terms=max_terms),
                 expression_name(text.split("\n"), "<stdin>"))
     poly = read_file(path, deadline=deadline, max_terms=max_terms)
@@ -92,6 +108,11 @@ def _described(path: str, poly, name) -> str:
     """
     where = "<stdin>" if path == "-" else path
     named = f"expression {name[0]} (line {name[1]}): " if name else ""
+    if not hasattr(poly, "n_terms"):  # a SymPy expression as written
+        from .opcount import expression_count
+
+        ops, n = expression_count(poly).total, len(poly.free_symbols)
+        return f"{where}: {named}as written, {ops} operations, {n} variable{'' if n == 1 else 's'}"
     terms = f"{poly.n_terms} term{'' if poly.n_terms == 1 else 's'}"
     return f"{where}: {named}{terms}, {poly.n_vars} variable{'' if poly.n_vars == 1 else 's'}"
 
@@ -123,6 +144,10 @@ def _prepare_kernels(poly, status) -> None:
     from .fastcount import FastCounter
 
     folder, cached = _kernel_cache()
+    if not hasattr(poly, "n_terms"):  # an expression as written: its regions are polynomials, the same kernels
+        from .parse import from_text
+
+        poly = from_text("x*y + x + 1")
     if folder is None or not (poly.n_terms and poly.n_vars):
         return
     from numba import config
@@ -171,10 +196,13 @@ def run(args: argparse.Namespace) -> int:
         code = None
     report = sys.stderr if code is not None else sys.stdout
     if args.json:
+        from sympy import default_sort_key as sympy_key
+
         print(json.dumps({
             "expression": None if name is None else name[0],
-            "terms": poly.n_terms,
-            "variables": [str(s) for s in poly.symbols],
+            "terms": getattr(poly, "n_terms", None),  # None: an expression as written
+            "variables": [str(s) for s in (poly.symbols if hasattr(poly, "symbols")
+                                           else sorted(poly.free_symbols, key=sympy_key))],
             "before": result.before.as_dict(),
             "after": result.after.as_dict(),
             "form": result.form,

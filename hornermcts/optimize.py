@@ -230,7 +230,8 @@ class OptimizeResult:
         tree = f", tree {self.node_count} nodes, depth {self.max_depth}" if self._best_tree else ""
         lines.append(f"reduction {ratio:.2f}x in {self.seconds:.2f} s (preset {self.options.get('preset')}), "
                      f"{self.iterations} orders scored{tree}")
-        lines.append("order: " + ", ".join(map(str, self.order)))
+        if self.order or self.written is None:
+            lines.append("order: " + ", ".join(map(str, self.order)))
         if self.form == "factored":
             lines.append("the input factors: " + " * ".join(
                 f"({r.polynomial.n_terms} terms, {r.after.total} operations)" + (f"^{e}" if e > 1 else "")
@@ -241,7 +242,10 @@ class OptimizeResult:
         if self.relative_error is not None:
             lines.append(f"relative error {self.relative_error:.1e} in double precision "
                          f"(largest at {SAMPLES} sample points, against the exact value)")
-        if self.written is not None:
+        if self.written is not None and self.form == "sympy.cse":
+            lines.append(f"the expression as written: sympy.cse's own answer needs the fewest operations "
+                         f"({len(self.written.statements)} assignments)")
+        elif self.written is not None:
             units = self.polynomial if isinstance(self.polynomial, list) else [self.polynomial]
             lines.append(f"the expression as written ({self.form}): {len(units)} polynomial region(s) optimized "
                          f"together, {len(self.written.statements)} assignments")

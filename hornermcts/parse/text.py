@@ -52,7 +52,7 @@ def _column(line: str, index: int) -> int:
 
 # FORM's constants.  Every other identifier is a plain symbol, as in FORM: ``E``
 # (an energy), ``I`` (a current), ``pi`` are variables of the polynomial.
-_CONSTANTS = {
+CONSTANTS = {
     "pi_": _S.Pi,
     "i_": _S.ImaginaryUnit,
 }
@@ -70,7 +70,7 @@ KNOWN_FUNCTIONS = frozenset(
     "sqrt cbrt exp log sin cos tan asin acos atan atan2 sec csc cot sinh cosh tanh asinh acosh atanh "
     "Abs sign".split()
 )
-_SPECIAL_NAMES = frozenset(_CONSTANTS) | frozenset(_NOT_FINITE_NAMES)
+_SPECIAL_NAMES = frozenset(CONSTANTS) | frozenset(_NOT_FINITE_NAMES)
 
 #: Bits of the largest integer a power of numbers may give (``2^(10^9)`` is refused
 #: at once): about 315,000 decimal digits.
@@ -82,7 +82,7 @@ MAX_POWER_WORK = 10**7
 MAX_NESTING = 100
 
 
-def _function(name: str):
+def function_named(name: str):
     """SymPy's function of that name if a file may call it (``sin``, FORM's ``sqrt_``), else an undefined one."""
     target = _FORM_FUNCTIONS.get(name, name)
     if target in KNOWN_FUNCTIONS:
@@ -520,12 +520,12 @@ class _Parser:
             if isinstance(relation, type) and issubclass(relation, Boolean):
                 raise self.error(f"{name}(...) is a relation or logical operator (SymPy's {relation.__name__}), "
                                  f"not part of a polynomial", tok)
-            func = _function(name)
+            func = function_named(name)
             return self.piece(lambda: func(*[b.to_expr(a) for a in args]), tok)
         if name in _NOT_FINITE_NAMES:
             raise self.error(f"{name} ({_NOT_FINITE_NAMES[name]}) cannot be part of a polynomial", tok)
-        if name in _CONSTANTS:
-            return self.b.convert(_CONSTANTS[name])
+        if name in CONSTANTS:
+            return self.b.convert(CONSTANTS[name])
         return {((self.b.name_var(name), 1),): 1}
 
 

@@ -8,6 +8,8 @@ the line; the deadline is looked at inside the expansions and inside long lines.
 """
 from __future__ import annotations
 
+import json
+
 import sympy
 import pytest
 
@@ -69,11 +71,14 @@ def test_sympy_input_goes_through_the_same_budget():
         from_sympy(sum(a[:10]) ** 30)
 
 
-def test_max_terms_is_an_option_of_optimize_and_of_the_command(tmp_path, capsys):
+def test_max_terms_is_an_option_of_optimize_and_of_the_command(tmp_path, capsys, monkeypatch):
     with pytest.raises(OptionError, match="max_terms must be an integer >= 1"):
         Options(max_terms=0)
     with pytest.raises(LimitError, match="up to 4 terms"):
         optimize("(a+b)*(c+d)", max_terms=3)
+    # the command line reads products of sums as written (no expansion); the polynomial reader, which
+    # --max-terms bounds, reads what is not (files over MAX_WRITTEN_CHARACTERS): made so here
+    monkeypatch.setattr("hornermcts.parse.written_text.MAX_WRITTEN_CHARACTERS", 0)
     path = tmp_path / "product.txt"
     path.write_text(BINOMIALS_30 + "\n")
     assert main(["optimize", str(path), "--time-limit", "3", "--no-progress"]) == 2
@@ -83,3 +88,11 @@ def test_max_terms_is_an_option_of_optimize_and_of_the_command(tmp_path, capsys)
     path.write_text("(a+b)*(c+d)*(e+f)\n")
     assert main(["optimize", str(path), "--max-terms", "4", "--no-progress"]) == 2
     assert "up to 8 terms" in capsys.readouterr().err
+
+
+def test_the_command_line_reads_a_product_of_thirty_binomials_as_written(tmp_path, capsys):
+    """2^30 terms expanded; as written, 30 additions and 29 multiplications."""
+    path = tmp_path / "product.txt"
+    path.write_text(BINOMIALS_30 + "\n")
+    assert main(["optimize", str(path), "--preset", "fast", "--json", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["after"]["total"] == 59
