@@ -367,8 +367,7 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     # printer and computed lane by lane; C has no names for pi, E, ...: literals (a compensated piece is a pair)
     pieces = {loc for loc, _ in prog.pieces} | {loc for loc, e in prog.steps if _sympy_piece(e) is not None}
     statements = [(loc, _with_literals(e)) if loc in pieces else (loc, e) for loc, e in prog.pieces + prog.steps]
-    reads = [names_in(expr, set()) for _, expr in statements]
-    output_reads = names_in(("outputs", *prog.outputs), set())
+    reads, output_reads = prog.reads()
     size = len(statements)
     n_parts = 1 if not chunk or size <= chunk else -(-size // chunk)
     part_of = {sym: (k * n_parts) // max(size, 1) for k, (sym, _) in enumerate(statements)}
@@ -420,7 +419,7 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     for k, stmt in enumerate(statements):
         p = (k * n_parts) // max(size, 1)
         parts[p].append(stmt)
-        part_reads[p] |= reads[k]
+        part_reads[p].update(reads[k])
     fname = fname or prog.name
     if n_parts > 1:
         lines += _NOINLINE

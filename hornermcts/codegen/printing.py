@@ -66,6 +66,8 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
             return f"({write(e)})"
         return write(e)
 
+    # The common cases (a local, a product's or a sum's operand a local) are written in place, without a call:
+    # code generation writes about one subexpression per operation.
     def write(e) -> str:
         t = type(e)
         if t is str_:
@@ -73,22 +75,29 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
         if t is tuple_:
             tag = e[0]
             if tag == "*":
-                return f"{factor(e[1])}*{factor(e[2])}"
+                a, b = e[1], e[2]
+                return (f"{name_of(a, a) if type(a) is str_ else factor(a)}*"
+                        f"{name_of(b, b) if type(b) is str_ else factor(b)}")
             if tag == "/":
                 return f"{factor(e[1])}/{factor(e[2])}"
             if tag == "+":
                 out = []
                 for term in e[1:]:
-                    if type(term) is tuple_ and term[0] == "+":
+                    kind = type(term)
+                    if kind is str_:
+                        out.append(" + " + name_of(term, term))
+                    elif kind is tuple_ and term[0] == "+":
                         out.append(f" + ({write(term)})")
-                        continue
-                    text = write(term)
-                    out.append(f" - {text[1:]}" if text[0] == "-" else f" + {text}")
+                    else:
+                        text = write(term)
+                        out.append(f" - {text[1:]}" if text[0] == "-" else f" + {text}")
                 head = out[0]
                 out[0] = "-" + head[3:] if head[1] == "-" else head[3:]
                 return "".join(out)
             if tag == "-":
                 a = e[1]
+                if type(a) is str_:
+                    return "-" + name_of(a, a)
                 if type(a) is not tuple_ or a[0] == "call":
                     return "-" + write(a)
                 if a[0] == "*":

@@ -227,6 +227,7 @@ class _Names:
 
     def __init__(self, reserved=()):
         self.used = set(_RESERVED) | {r.lower() for r in reserved}
+        self.counter = 0  # of the temporaries t<k>
 
     def take(self, wanted: str) -> str:
         """``wanted`` made a valid identifier, with ``_`` appended until it is unused."""
@@ -241,11 +242,12 @@ class _Names:
 
     def temporary(self) -> str:
         """The next free ``t<k>``."""
+        used = self.used
         while True:
-            self.counter = getattr(self, "counter", 0) + 1
+            self.counter += 1
             name = f"t{self.counter}"
-            if name not in self.used:
-                self.used.add(name)
+            if name not in used:
+                used.add(name)
                 return name
 
 
@@ -366,6 +368,7 @@ class Program:
         self.pieces: list = []
         self.steps: list = []
         self.outputs: list = []
+        self._step_reads: list = []  # the locals each step reads, made with it (see reads())
         self.count = OpCount()
         if written is not None:
             self._lower_written(written, names)
@@ -400,6 +403,7 @@ class Program:
             for n, a, b in power_plan(exponents):
                 sym = names.take(f"{loc}_{n}")
                 self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
+                self._step_reads.append((power[loc, a], power[loc, b]))
                 power[loc, n] = sym
                 self.count += OpCount(powers=1)
         with paused():  # many small tuples, no cycles: the collector's passes would find nothing
@@ -414,60 +418,79 @@ class Program:
     def _lower(self, dag: Dag, walk, var_local: list, power: dict, names: _Names) -> list:
         """The expressions of every output of ``dag``; the temporaries go to ``self.steps``.
 
-        The hot loop of code generation (one pass over the nodes, small
-        tuples, no SymPy).
+        The hot loop of code generation: one pass over the nodes, small
+        tuples, no SymPy, no call for the common cases (a sum's operand with
+        coefficient +-1 or an integer, a product); ``ref`` and ``weight`` are
+        lists by node id, read faster than dicts.
         """
         uses = dag.uses()
         roots = {node for _, node in dag.roots}
-        ref: dict = {}
-        weight: dict[int, int] = {}
+        ref: list = [None] * len(dag.nodes)
+        weight = [0] * len(dag.nodes)
+        reads: list = [()] * len(dag.nodes)  # the locals in ref[id], with repeats (see reads())
         adds = mults = 0
-        steps = self.steps
+        step, step_reads = self.steps.append, self._step_reads.append
         temporary = names.temporary
+        int_ = int
         for node_id, node in walk:
             kind = type(node)
-            if kind is Mul:
-                a, b = node[1], node[2]
+            if kind is Add:
+                _, (c1, a), (c2, b) = node
+                adds += 1
+                w = 1
+                if a == ONE:
+                    x = constant(c1)
+                else:
+                    x = ref[a]
+                    w += weight[a]
+                    if c1 != 1:
+                        if c1 == -1:
+                            x = ("-", x)
+                        else:
+                            x = ("*", c1, x) if type(c1) is int_ and c1 > 0 else _scaled(c1, x)
+                            w += 1
+                            mults += 1
+                if b == ONE:
+                    y = constant(c2)
+                else:
+                    y = ref[b]
+                    w += weight[b]
+                    if c2 != 1:
+                        if c2 == -1:
+                            y = ("-", y)
+                        else:
+                            y = ("*", c2, y) if type(c2) is int_ and c2 > 0 else _scaled(c2, y)
+                            w += 1
+                            mults += 1
+                expr = ("+", x, y)
+                read = reads[a] + reads[b]
+            elif kind is Mul:
+                _, a, b = node
                 expr = ("*", ref[a], ref[b])
                 w = 1 + weight[a] + weight[b]
                 mults += 1
-            elif kind is Add:
-                w = 1
-                adds += 1
-                parts = ["+"]
-                for c, child in (node[1], node[2]):
-                    if child == ONE:
-                        parts.append(constant(c))
-                        continue
-                    w += weight[child]
-                    if c == 1:
-                        parts.append(ref[child])
-                    elif c == -1:
-                        parts.append(("-", ref[child]))
-                    else:
-                        parts.append(_scaled(c, ref[child]))
-                        w += 1
-                        mults += 1
-                expr = tuple(parts)
+                read = reads[a] + reads[b]
             elif kind is Pow:
-                var, n = node[1], node[2]
+                _, var, n = node
                 loc = var_local[var]
-                ref[node_id] = loc if n == 1 else power[loc, n]
-                weight[node_id] = 0
+                ref[node_id] = loc = loc if n == 1 else power[loc, n]
+                reads[node_id] = (loc,)
                 continue
             elif kind is Scale:
-                a = node[2]
-                expr = _scaled(node[1], ref[a])
+                _, c, a = node
+                expr = _scaled(c, ref[a])
                 w = 1 + weight[a]
                 mults += 1
+                read = reads[a]
             else:  # the constant 1: operands write it as a number
                 continue
             if uses[node_id] > 1 or (w > MAX_INLINE and node_id not in roots):
                 sym = temporary()
-                steps.append((sym, expr))
-                ref[node_id], weight[node_id] = sym, 0
+                step((sym, expr))
+                step_reads(read)
+                ref[node_id], reads[node_id] = sym, (sym,)
             else:
-                ref[node_id], weight[node_id] = expr, w
+                ref[node_id], weight[node_id], reads[node_id] = expr, w, read
         outputs = []
         for c, node in dag.roots:
             outputs.append(constant(c) if node == ONE else _scaled(c, ref[node]))
@@ -599,15 +622,30 @@ class Program:
     def piece_lines(self) -> list[str]:
         return [shown(f"{loc} = {expr}") for loc, expr in self.pieces]
 
+    def reads(self) -> tuple[list, set]:
+        """The locals each statement of ``pieces + steps`` reads (a collection each, repeats allowed), and the outputs.
+
+        The steps' are made with them (:meth:`_lower`: a pass of
+        :func:`names_in` over the statements took as long as making them),
+        they stay true when :func:`~hornermcts.codegen.compensated.compensate`
+        rewrites the statements (the same locals in pairs); steps set
+        otherwise are read by :func:`names_in`.
+        """
+        if len(self._step_reads) != len(self.steps):
+            self._step_reads = [names_in(expr, set()) for _, expr in self.steps]
+        return ([names_in(expr, set()) for _, expr in self.pieces] + self._step_reads,
+                names_in(("outputs", *self.outputs), set()))
+
     def last_uses(self) -> dict[int, list]:
         """``{statement index: [temporaries last read there]}`` (outputs read at the end)."""
         temps = {sym for sym, _ in self.steps} | {sym for sym, _ in self.pieces}
         last: dict = {}
-        for k, (_, expr) in enumerate(self.pieces + self.steps):
-            for s in names_in(expr, set()):
+        reads, output_reads = self.reads()
+        for k, names in enumerate(reads):
+            for s in names:
                 if s in temps:
                     last[s] = k
-        for s in names_in(("outputs", *self.outputs), set()):
+        for s in output_reads:
             last.pop(s, None)
         by_index: dict[int, list] = {}
         for s, k in last.items():

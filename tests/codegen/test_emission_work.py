@@ -1,0 +1,50 @@
+"""Work emission shares instead of redoing (issue 36, item 7: code emission at 10^6 operations/s).
+
+The speed itself is measured by ``benchmarks/emission_speed.py``; these
+tests check what the speed rests on: the DAG's walk is made once and
+remembered until the DAG changes, and the locals each statement reads,
+recorded while the program is built, are those :func:`names_in` finds.
+"""
+from __future__ import annotations
+
+import sympy
+
+from hornermcts import optimize
+from hornermcts.codegen.compensated import compensate
+from hornermcts.codegen.program import Program, names_in
+from hornermcts.dag import Dag
+from hornermcts.families import random_polynomial
+
+
+def test_walk_is_remembered_until_the_dag_changes():
+    x, y = sympy.symbols("x y")
+    dag = Dag((x, y))
+    dag.roots = [(1, dag.mul(dag.power(0, 1), dag.power(1, 2)))]
+    first = dag.walk()
+    assert dag.walk() is first
+    dag.reachable().append(99)  # a copy: the remembered walk stays as it is
+    assert dag.walk().ids == first.ids == [2, 1, 3]
+    s, total = dag.add((1, dag.power(0, 1)), (3, 0))  # x + 3, a new node
+    dag.roots = [(s, total)]
+    assert dag.walk() is not first and dag.walk().ids == [1, 0, total]
+
+
+def _step_reads(prog: Program) -> list[set]:
+    reads, outputs = prog.reads()
+    assert outputs == names_in(("outputs", *prog.outputs), set())
+    return [set(r) for r in reads]
+
+
+def test_recorded_reads_are_those_of_the_statements():
+    # shared scaled operands (scale nodes), negations, powers, an opaque piece, two outputs
+    poly = random_polynomial(4, 60, max_degree=4, seed=3)
+    x, y, z = sympy.symbols("x y z")
+    expr = poly.to_sympy() + 3 * x * sympy.sin(z) - 2 * y * sympy.sin(z)
+    results = [optimize(expr, preset="fast", progress=None), optimize(poly, preset="fast", progress=None)]
+    prog = Program(results, "f")
+    assert prog.pieces and prog._step_reads  # recorded while built, not found afterwards
+    expected = [names_in(e, set()) for _, e in prog.pieces + prog.steps]
+    assert _step_reads(prog) == expected
+    assert _step_reads(compensate(prog)) == expected  # the same locals, in pairs
+    prog.steps = prog.steps[:-1]  # steps set otherwise: read from the statements
+    assert _step_reads(prog) == [names_in(e, set()) for _, e in prog.pieces + prog.steps]
