@@ -9,6 +9,7 @@ from sympy import Basic
 from sympy.codegen.ast import float80, real
 from sympy.printing.c import C99CodePrinter
 
+from ..collector import paused
 from ..errors import OptionError
 from .compensated import C_RUNTIME, compensate
 from .literals import c_literal, numeric_constants
@@ -79,6 +80,7 @@ def _comment_safe(text: str) -> str:
     return text.replace("*/", "* /")
 
 
+@paused()  # the program's tuples are freed on return, before the collector would scan them
 def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
          chunk: int | None = CHUNK, args=None, block: int | str | None = None) -> str:
     """C99 source of a function evaluating the DAG(s) at one point, and its batch variant.

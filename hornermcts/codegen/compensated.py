@@ -204,6 +204,7 @@ def compensate(prog: Program) -> Program:
     operand.  Outputs are rounded to double (``dd_round``).
     """
     pairs = {loc for loc, _ in prog.pieces + prog.steps}
+    numbers: dict = {}  # _signed by value: a program repeats few coefficients many times
 
     def add(a, b):
         (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
@@ -223,16 +224,21 @@ def compensate(prog: Program) -> Program:
                 return ("call", "dd_neg", expr), True
             return ("-", expr), False
         if t is not tuple:
-            return _signed(sign * expr)
+            value = sign * expr
+            found = numbers.get(value)
+            if found is None:
+                found = numbers[value] = _signed(value)
+            return found
         tag = expr[0]
         if tag == "-":
             return lower(expr[1], -sign)
         if tag == "*":  # the sign goes to the first factor
-            return mul(lower(expr[1], sign), lower(expr[2]))
+            b = expr[2]
+            return mul(lower(expr[1], sign), (b, b in pairs) if type(b) is str else lower(b))
         if tag == "+":  # -(a + b) = (-a) + (-b): the same roundings
             out = lower(expr[1], sign)
             for a in expr[2:]:
-                out = add(out, lower(a, sign))
+                out = add(out, (a, a in pairs) if sign > 0 and type(a) is str else lower(a, sign))
             return out
         if tag == "/":  # the sign goes to the dividend
             return ("call", "dd_div", pair(lower(expr[1], sign)), pair(lower(expr[2]))), True

@@ -1,6 +1,7 @@
 """Fortran code of a program: :func:`to_fortran`, free form, C-interoperable (``bind(C)``)."""
 from __future__ import annotations
 
+from ..collector import paused
 from ..errors import OptionError
 
 import sympy
@@ -37,6 +38,7 @@ class FortranPrinter(FCodePrinter):
         return super()._print_Pow(expr)
 
 
+@paused()  # the program's tuples are freed on return, before the collector would scan them
 def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool = True, args=None) -> str:
     """Fortran 95 free-form source, C-interoperable (``bind(C)``).
 

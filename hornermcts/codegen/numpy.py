@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from sympy.printing.numpy import NumPyPrinter
 
+from ..collector import paused
 from .python import (PythonLiterals, arithmetic, function_lines, module_source, python_program, python_writer,
                      statement_lines, unpacking_targets)
 
@@ -16,6 +17,7 @@ class _NumPyPrinter(PythonLiterals, NumPyPrinter):
     language_name = "NumPy"
 
 
+@paused()  # the program's tuples are freed on return, before the collector would scan them
 def to_numpy(obj, name: str = "f", *, precision: str = "double", args=None) -> str:
     """NumPy source of a vectorised (elementwise) evaluation of the DAG(s).
 

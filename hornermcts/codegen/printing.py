@@ -52,7 +52,7 @@ class Writer:
 
 def _writer(literal, printer, names, pair: str, neg_one: str):
     """The function writing an expression (:class:`Writer`); one closure, its lookups local, for speed."""
-    literals: dict = {}
+    literals = _Literals(literal)
     name_of = names.get
     tuple_, str_, int_, fraction_ = tuple, str, int, Fraction
 
@@ -76,8 +76,9 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
             tag = e[0]
             if tag == "*":
                 a, b = e[1], e[2]
-                return (f"{name_of(a, a) if type(a) is str_ else factor(a)}*"
-                        f"{name_of(b, b) if type(b) is str_ else factor(b)}")
+                ta = type(a)
+                x = name_of(a, a) if ta is str_ else literals[a] if ta is int_ or ta is fraction_ else factor(a)
+                return f"{x}*{name_of(b, b) if type(b) is str_ else factor(b)}"
             if tag == "/":
                 return f"{factor(e[1])}/{factor(e[2])}"
             if tag == "+":
@@ -86,6 +87,8 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
                     kind = type(term)
                     if kind is str_:
                         out.append(" + " + name_of(term, term))
+                    elif kind is int_ or kind is fraction_:
+                        out.append(" + " + literals[term])
                     elif kind is tuple_ and term[0] == "+":
                         out.append(f" + ({write(term)})")
                     else:
@@ -111,13 +114,22 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
                 return pair.format(*map(write, e[2:]))
             return f"{e[1]}({', '.join(map(write, e[2:]))})"
         if t is int_ or t is fraction_:
-            text = literals.get(e)
-            if text is None:
-                text = literals[e] = literal(e)
-            return text
+            return literals[e]
         return printed(printer, e)  # an opaque piece
 
     return write
+
+
+class _Literals(dict):
+    """The literals written so far, by value: a lookup in C, the language's ``literal`` only for a new value."""
+
+    def __init__(self, literal):
+        super().__init__()
+        self.literal = literal
+
+    def __missing__(self, value) -> str:
+        text = self[value] = self.literal(value)
+        return text
 
 
 def printed(printer, node, expr=None, **options):

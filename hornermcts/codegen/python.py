@@ -7,6 +7,7 @@ vectorised variant with the same pieces.
 """
 from __future__ import annotations
 
+from ..collector import paused
 from ..errors import OptionError
 
 import re
@@ -87,6 +88,7 @@ def module_source(printer, function: list[str], precision: str, imports=()) -> s
     return "\n".join(head + function + tail) + "\n"
 
 
+@paused()  # the program's tuples are freed on return, before the collector would scan them
 def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> str:
     """Python source (``math`` only) of a function evaluating the DAG(s) at one point.
 
