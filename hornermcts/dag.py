@@ -446,11 +446,9 @@ class Dag:
             scaled = self._scaled_uses(walk)
         pieces = self.pieces_count()
         adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
-        for _, node in walk:
-            if isinstance(node, Add):
-                adds += 1
-            elif isinstance(node, Mul):
-                mults += 1
+        kinds = Counter(map(type, map(itemgetter(1), walk)))
+        adds += kinds[Add]
+        mults += kinds[Mul]
         mults += len(scaled)  # scale nodes included
         pows += sum(len(power_plan(ns)) for ns in self._powers(walk).values())
         return OpCount(adds, mults, pows)
@@ -480,11 +478,16 @@ class Dag:
     def _scaled_uses(self, walk) -> Counter:
         """``{(|c|, node): uses}`` of the products by a number: sum operands, scale nodes, outputs."""
         uses = Counter((abs(c), root) for c, root in self.roots if _is_scaled(c, root))
-        for _, node in walk:
-            if isinstance(node, Add):
-                uses.update((abs(c), ch) for c, ch in node.operands if _is_scaled(c, ch))
-            elif isinstance(node, Scale):
-                uses[node.c, node.a] += 1
+        for _, node in walk:  # _is_scaled written out, the fields read in place: one pass per emission of a new DAG
+            kind = type(node)
+            if kind is Add:
+                _, (c1, a), (c2, b) = node
+                if a != ONE and c1 != 1 and c1 != -1:
+                    uses[abs(c1), a] += 1
+                if b != ONE and c2 != 1 and c2 != -1:
+                    uses[abs(c2), b] += 1
+            elif kind is Scale:
+                uses[node[1], node[2]] += 1
         return uses
 
     def delivered(self) -> "Dag":

@@ -87,6 +87,8 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
                     kind = type(term)
                     if kind is str_:
                         out.append(" + " + name_of(term, term))
+                    elif kind is tuple_ and term[0] == "-" and type(term[1]) is str_:
+                        out.append(" - " + name_of(term[1], term[1]))
                     elif kind is int_ or kind is fraction_:
                         out.append(" + " + literals[term])
                     elif kind is tuple_ and term[0] == "+":
