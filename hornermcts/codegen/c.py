@@ -373,16 +373,17 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     size = len(statements)
     n_parts = 1 if not chunk or size <= chunk else -(-size // chunk)
     part_of = {sym: (k * n_parts) // max(size, 1) for k, (sym, _) in enumerate(statements)}
-    stored: dict = {}
-    if n_parts > 1:
-        for k, names in enumerate(reads):
-            here = (k * n_parts) // size
-            for s in names:
-                if part_of.get(s, here) != here:
-                    stored[s] = None
-        for s in output_reads:
-            if s in part_of:
-                stored[s] = None
+    parts: list[list] = [[] for _ in range(n_parts)]
+    part_reads: list[set] = [set() for _ in range(n_parts)]
+    for k, stmt in enumerate(statements):
+        p = (k * n_parts) // max(size, 1)
+        parts[p].append(stmt)
+        part_reads[p].update(reads[k])
+    stored: set = set()
+    if n_parts > 1:  # each part's reads once, not each statement's
+        for p, names in enumerate(part_reads):
+            stored.update(s for s in names if part_of.get(s, p) != p)
+        stored.update(s for s in output_reads if s in part_of)
     position = {sym: k for k, (sym, _) in enumerate(statements)}
     stored = {s: k for k, s in enumerate(sorted(stored, key=position.__getitem__))}
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
@@ -416,12 +417,6 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
         return declare_piece(sym, expr) if sym in pieces else declare(sym, expr)
 
     lines: list[str] = []
-    parts: list[list] = [[] for _ in range(n_parts)]
-    part_reads: list[set] = [set() for _ in range(n_parts)]
-    for k, stmt in enumerate(statements):
-        p = (k * n_parts) // max(size, 1)
-        parts[p].append(stmt)
-        part_reads[p].update(reads[k])
     fname = fname or prog.name
     if n_parts > 1:
         lines += _NOINLINE

@@ -56,31 +56,35 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
     name_of = names.get
     tuple_, str_, int_, fraction_ = tuple, str, int, Fraction
 
-    def factor(e) -> str:  # a factor of a product
-        if type(e) is tuple_ and e[0] != "call":
-            return f"({write(e)})"
-        return write(e)
-
     def signed_factor(e) -> str:  # a factor of a negated product
         if type(e) is tuple_ and (e[0] == "+" or e[0] == "-"):
             return f"({write(e)})"
         return write(e)
 
-    # The common cases (a local, a product's or a sum's operand a local) are written in place, without a call:
-    # code generation writes about one subexpression per operation.
+    # The common cases (a local or a number as an operand, a product's factor) are written in place, without a
+    # call: code generation writes about one subexpression per operation.
     def write(e) -> str:
         t = type(e)
         if t is str_:
             return name_of(e, e)
         if t is tuple_:
             tag = e[0]
-            if tag == "*":
+            if tag == "*":  # a factor in parentheses when it is a product, a sum or a negation
                 a, b = e[1], e[2]
-                ta = type(a)
-                x = name_of(a, a) if ta is str_ else literals[a] if ta is int_ or ta is fraction_ else factor(a)
-                return f"{x}*{name_of(b, b) if type(b) is str_ else factor(b)}"
-            if tag == "/":
-                return f"{factor(e[1])}/{factor(e[2])}"
+                kind = type(a)
+                if kind is str_:
+                    x = name_of(a, a)
+                elif kind is int_ or kind is fraction_:
+                    x = literals[a]
+                else:
+                    x = f"({write(a)})" if kind is tuple_ and a[0] != "call" else write(a)
+                if type(b) is str_:
+                    return f"{x}*{name_of(b, b)}"
+                return f"{x}*({write(b)})" if type(b) is tuple_ and b[0] != "call" else f"{x}*{write(b)}"
+            if tag == "/":  # a quotient (a result as written): each side in parentheses unless a local or number
+                a, b = e[1], e[2]
+                top = f"({write(a)})" if type(a) is tuple_ and a[0] != "call" else write(a)
+                return f"{top}/({write(b)})" if type(b) is tuple_ and b[0] != "call" else f"{top}/{write(b)}"
             if tag == "+":
                 out = []
                 for term in e[1:]:
@@ -106,7 +110,11 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
                 if type(a) is not tuple_ or a[0] == "call":
                     return "-" + write(a)
                 if a[0] == "*":
-                    return f"-{signed_factor(a[1])}*{signed_factor(a[2])}"
+                    x, y = a[1], a[2]
+                    kind = type(x)
+                    x = name_of(x, x) if kind is str_ else literals[x] if kind is int_ or kind is fraction_ \
+                        else signed_factor(x)
+                    return f"-{x}*{name_of(y, y) if type(y) is str_ else signed_factor(y)}"
                 if a[0] == "+":
                     return f"-({write(a)})"
                 if a[0] == "/":
