@@ -380,10 +380,10 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
         parts[p].append(stmt)
         part_reads[p].update(reads[k])
     stored: set = set()
-    if n_parts > 1:  # each part's reads once, not each statement's
-        for p, names in enumerate(part_reads):
-            stored.update(s for s in names if part_of.get(s, p) != p)
-        stored.update(s for s in output_reads if s in part_of)
+    if n_parts > 1:  # the locals a part reads and another part defines, by set operations on each part's reads
+        for names, stmts in zip(part_reads, parts):
+            stored |= (names & part_of.keys()) - {sym for sym, _ in stmts}
+        stored |= output_reads & part_of.keys()
     position = {sym: k for k, (sym, _) in enumerate(statements)}
     stored = {s: k for k, s in enumerate(sorted(stored, key=position.__getitem__))}
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}

@@ -85,24 +85,22 @@ def _writer(literal, printer, names, pair: str, neg_one: str):
                 a, b = e[1], e[2]
                 top = f"({write(a)})" if type(a) is tuple_ and a[0] != "call" else write(a)
                 return f"{top}/({write(b)})" if type(b) is tuple_ and b[0] != "call" else f"{top}/{write(b)}"
-            if tag == "+":
-                out = []
+            if tag == "+":  # " + a - b ...", then the first sign fixed
+                out = ""
                 for term in e[1:]:
                     kind = type(term)
                     if kind is str_:
-                        out.append(" + " + name_of(term, term))
+                        out += " + " + name_of(term, term)
                     elif kind is tuple_ and term[0] == "-" and type(term[1]) is str_:
-                        out.append(" - " + name_of(term[1], term[1]))
+                        out += " - " + name_of(term[1], term[1])
                     elif kind is int_ or kind is fraction_:
-                        out.append(" + " + literals[term])
+                        out += " + " + literals[term]
                     elif kind is tuple_ and term[0] == "+":
-                        out.append(f" + ({write(term)})")
+                        out += f" + ({write(term)})"
                     else:
                         text = write(term)
-                        out.append(f" - {text[1:]}" if text[0] == "-" else f" + {text}")
-                head = out[0]
-                out[0] = "-" + head[3:] if head[1] == "-" else head[3:]
-                return "".join(out)
+                        out += f" - {text[1:]}" if text[0] == "-" else f" + {text}"
+                return "-" + out[3:] if out[1] == "-" else out[3:]
             if tag == "-":
                 a = e[1]
                 if type(a) is str_:

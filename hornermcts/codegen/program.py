@@ -440,27 +440,29 @@ class Program:
                 adds += 1
                 w = 1
                 if a == ONE:
-                    x = constant(c1)
+                    x = (c1 if c1 >= 0 else ("-", -c1)) if type(c1) is int_ else constant(c1)  # constant(c1)
                 else:
                     x = ref[a]
                     w += weight[a]
                     if c1 != 1:
                         if c1 == -1:
                             x = ("-", x)
-                        else:
-                            x = ("*", c1, x) if type(c1) is int_ and c1 > 0 else _scaled(c1, x)
+                        else:  # _scaled(c1, x), written out for an integer
+                            x = (("*", c1, x) if c1 > 0 else ("-", ("*", -c1, x))) if type(c1) is int_ \
+                                else _scaled(c1, x)
                             w += 1
                             mults += 1
                 if b == ONE:
-                    y = constant(c2)
+                    y = (c2 if c2 >= 0 else ("-", -c2)) if type(c2) is int_ else constant(c2)  # constant(c2)
                 else:
                     y = ref[b]
                     w += weight[b]
                     if c2 != 1:
                         if c2 == -1:
                             y = ("-", y)
-                        else:
-                            y = ("*", c2, y) if type(c2) is int_ and c2 > 0 else _scaled(c2, y)
+                        else:  # _scaled(c2, y), written out for an integer
+                            y = (("*", c2, y) if c2 > 0 else ("-", ("*", -c2, y))) if type(c2) is int_ \
+                                else _scaled(c2, y)
                             w += 1
                             mults += 1
                 expr = ("+", x, y)
