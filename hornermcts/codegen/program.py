@@ -335,7 +335,7 @@ class Program:
     Locals are ``str``.  A step's or output's expression is light, not a SymPy
     object (building SymPy objects and printing them with SymPy's printers
     wrote about 10^4 operations per second; these, program and text, about
-    3-7 x 10^5 per CPU second: ``benchmarks/results/emission_speed.txt``):
+    3-8 x 10^5 per CPU second: ``benchmarks/results/emission_speed.txt``):
 
     * a ``str``: a local;
     * an ``int`` or ``Fraction`` (never negative): an exact coefficient, written
