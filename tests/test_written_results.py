@@ -134,10 +134,18 @@ def test_horner_returns_the_structured_expression():
     assert abs(sympy.N((out - e).xreplace(point), 30)) < 1e-25
 
 
-def test_a_result_as_written_is_printed_alone():
-    result = hornermcts.optimize(CASES["calls of sums"], seed=0)
-    with pytest.raises(OptionError, match="together"):
-        codegen.to_c([result, result])
+def test_results_as_written_and_polynomial_results_share_one_function():
+    """A list of results is one function with each result's outputs in turn, whatever their kind."""
+    exprs = [CASES["calls of sums"][0], x**3 * y + 2 * x * y**2 + w, CASES["divisions and powers"][0]]
+    results = [hornermcts.optimize(e, seed=0) for e in exprs]
+    assert [r.written is not None for r in results] == [True, False, True]
+    symbols = codegen.input_symbols(results)
+    assert set(symbols) == {x, y, z, w}
+    assert total(count_c(codegen.to_c(results))) == sum(r.after.total for r in results)
+    pts = points(symbols, n=3)
+    want = np.array([[float(v) for v in exact(exprs, p)] for p in pts])
+    got = codegen.compile(results)(np.array([[p[s] for s in symbols] for p in pts]))
+    assert np.allclose(got, want, rtol=1e-12)
 
 
 def test_assignments_name_temporaries_as_asked():

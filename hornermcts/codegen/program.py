@@ -116,29 +116,25 @@ def shown(text) -> str:
     return out.replace('"', '\\"').replace("*/", "* /")
 
 
-def written_of(obj):
-    """The :class:`~hornermcts.expression.WrittenResult` of a result as written (or a one-item list of it), else None.
-
-    A result as written is printed from its assignments; it cannot share a
-    function with other results (an OptionError says to optimize them as
-    one list).
-    """
+def written_of(obj) -> list:
+    """For each item of ``obj`` (a result, a Dag, or a list of them): its
+    :class:`~hornermcts.expression.WrittenResult` when it is a result as
+    written (printed from its assignments), else None."""
     items = list(obj) if isinstance(obj, (list, tuple)) else [obj]
-    found = [getattr(item, "written", None) for item in items]
-    if not any(w is not None for w in found):
-        return None
-    if len(items) > 1:
-        raise OptionError("a result as written is printed alone: optimize the expressions together "
-                          "(hornermcts.optimize([e1, e2, ...])) for one function with several outputs")
-    return found[0]
+    return [getattr(item, "written", None) for item in items]
+
+
+def _plain(obj) -> list:
+    """The items of ``obj`` that are not results as written (their DAGs are printed)."""
+    items = list(obj) if isinstance(obj, (list, tuple)) else [obj]
+    return [item for item, w in zip(items, written_of(obj)) if w is None]
 
 
 def n_outputs(obj) -> int:
     """How many values the generated code returns per point."""
-    written = written_of(obj)
-    if written is not None:
-        return len(written.outputs)
-    return sum(len(d.roots) for d in as_dags(obj))
+    plain = _plain(obj)
+    return sum(len(w.outputs) for w in written_of(obj) if w is not None) + (
+        sum(len(d.roots) for d in as_dags(plain)) if plain else 0)
 
 
 def as_dags(obj) -> list[Dag]:
@@ -197,12 +193,18 @@ def input_symbols(obj, args=None) -> tuple:
 
 
 def _default_inputs(obj) -> tuple:
-    written = written_of(obj)
-    if written is not None:  # the input symbols the assignments read, sorted by name
-        temporaries = {t for t, _ in written.statements}
-        free = set().union(*(e.free_symbols for e in written.outputs),
-                           *(rhs.free_symbols for _, rhs in written.statements))
-        return tuple(sorted(free - temporaries, key=sympy.default_sort_key))
+    plain = _plain(obj)
+    inputs = _dag_inputs(plain) if plain else ()
+    free: set = set()  # results as written: the input symbols their assignments read, sorted by name, after
+    for written in written_of(obj):
+        if written is not None:
+            temporaries = {t for t, _ in written.statements}
+            free |= set().union(*(e.free_symbols for e in written.outputs),
+                                *(rhs.free_symbols for _, rhs in written.statements)) - temporaries
+    return inputs + tuple(sorted(free - set(inputs), key=sympy.default_sort_key))
+
+
+def _dag_inputs(obj) -> tuple:
     seen: dict = {}
     extra: set = set()
     for dag in as_dags(obj):
@@ -357,7 +359,10 @@ class Program:
 
     def __init__(self, obj, name: str, args=None):
         written = written_of(obj)
-        dags = [] if written is not None else [d.delivered() for d in as_dags(obj)]
+        if not written:
+            raise OptionError("code generation needs at least one output")
+        plain = _plain(obj)
+        dags = [d.delivered() for d in as_dags(plain)] if plain else []
         if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_]{0,50}", name):
             raise OptionError(f"{name!r} cannot name a generated function: use a letter, then letters, digits, _")
         if name.lower() in _RESERVED:
@@ -371,9 +376,6 @@ class Program:
         self.outputs: list = []
         self._step_reads: list = []  # the locals each step reads, made with it (see reads())
         self.count = OpCount()
-        if written is not None:
-            self._lower_written(written, names)
-            return
         walks = [d.walk() for d in dags]
         self.n_nodes = sum(len(w) for w in walks)
         _check_defined(dags)
@@ -407,9 +409,13 @@ class Program:
                 self._step_reads.append((power[loc, a], power[loc, b]))
                 power[loc, n] = sym
                 self.count += OpCount(powers=1)
+        lowered = iter(zip(dags, walks, var_locals))
         with paused():  # many small tuples, no cycles: the collector's passes would find nothing
-            for dag, walk, var_local in zip(dags, walks, var_locals):
-                self.outputs += self._lower(dag, walk, var_local, power, names)
+            for result_as_written in written:  # the outputs in the order of the items
+                if result_as_written is None:
+                    self.outputs += self._lower(*next(lowered), power, names)
+                else:
+                    self.outputs += self._lower_written(result_as_written, names)
 
     @property
     def ops(self) -> int:
@@ -501,8 +507,8 @@ class Program:
         self.count += OpCount(adds, mults)
         return outputs
 
-    def _lower_written(self, written, names: _Names) -> None:
-        """The steps and outputs of a result as written: its assignments in order, each in light form.
+    def _lower_written(self, written, names: _Names) -> list:
+        """The outputs of a result as written, its steps to ``self.steps``: its assignments in order, in light form.
 
         Sums and products become ``+``/``*`` tuples, a quotient ``("/", a,
         b)``, an integer power repeated squaring (each square a temporary);
@@ -583,9 +589,9 @@ class Program:
 
         for t, rhs in written.statements:
             ref[t] = local(rhs)
-        self.outputs = [lower(e) for e in written.outputs]
-        self.count = written.after
-        self.n_nodes = len(written.statements)
+        self.count += written.after
+        self.n_nodes += len(written.statements)
+        return [lower(e) for e in written.outputs]
 
     @property
     def n_vars(self) -> int:
