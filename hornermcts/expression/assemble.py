@@ -132,6 +132,35 @@ def share_repeated(statements: list, outputs: list) -> tuple[list, list]:
     return _in_order(table, outputs), outputs
 
 
+def rewritten(statements: list, outputs: list, rule) -> tuple[list, list]:
+    """``(statements, outputs)`` rewritten node by node, bottom up: ``rule(node)`` (its arguments rewritten already)
+    gives the new node, or None for the node as it is; the statements the outputs still read, in order."""
+    memo: dict = {}
+
+    def walk(e):
+        if e.is_Atom:
+            return e
+        got = memo.get(e)
+        if got is None:
+            node = _rebuilt(e, [walk(a) for a in e.args])
+            got = memo[e] = rule(node) if (node.is_Add or node.is_Mul) else None
+            if got is None:
+                got = memo[e] = node
+        return got
+
+    table = {s: walk(rhs) for s, rhs in statements}
+    outputs = [walk(e) for e in outputs]
+    return _in_order(table, outputs), outputs
+
+
+def _rebuilt(e, args):
+    """``e`` with new arguments, evaluated; a number other than -1 times a sum kept whole (SymPy would distribute
+    ``2*(a + b)``: one multiplication for each term, not one)."""
+    if e.is_Mul and len(args) == 2 and any(a.is_Number and a != -1 for a in args) and any(a.is_Add for a in args):
+        return sympy.Mul(*args, evaluate=False)
+    return e.func(*args)
+
+
 def _times(c, expr):
     if c == 1:
         return expr

@@ -1,4 +1,4 @@
-"""A factor that several terms of one assembled sum share, multiplied once: ``a*x + a*y -> a*(x + y)``.
+"""Common factors of a sum's terms, over the assembled statements: taken out (``factor_sums``) or multiplied in.
 
 The units share one Horner order, chosen for all of them together, so a
 sum of the assembled statements can still hold a factor in several of its
@@ -6,8 +6,11 @@ terms that its own order would have taken out first (gait2d rows 9-17:
 ``x14*x80 + x14*x84 + x17*x77 + x17*x83``, the contact forces of two
 points times one angle's sine and cosine).  :func:`factor_sums` takes it
 out greedily, the factor in most terms first, as a Horner step local to
-that sum; the sums left inside (``x80 + x84``) are then often repeats that
-:func:`~hornermcts.expression.numbering.share_signed` computes once.
+that sum; the sums left inside (``x80 + x84``) are then often repeats.
+:func:`distribute` goes the other way: ``mf*(x1 - x2)`` in a sum becomes
+``mf*x1 - mf*x2``, so that terms written inside different products can
+meet (``mf*x1 - mg*x3`` may be computed already) before the factors are
+taken out again.
 """
 from __future__ import annotations
 
@@ -15,7 +18,9 @@ from collections import Counter
 
 import sympy
 
-__all__ = ["factor_sums"]
+from .assemble import rewritten
+
+__all__ = ["factor_sums", "distribute"]
 
 
 def _factors(term) -> tuple:
@@ -51,38 +56,36 @@ def _horner(terms: list):
     return taken if not outer else sympy.Add(taken, _horner(outer))
 
 
-def _factored(e, memo: dict, once: dict):
-    if e.is_Atom:
-        return e
-    got = memo.get(e)
-    if got is None:
-        args = [_factored(a, memo, once) for a in e.args]
-        if e.is_Add:
-            terms = []
-            for a in args:  # a sum read only here is a part of this sum: its terms can share factors with ours
-                number, rest = a.as_coeff_Mul()
-                if rest in once:
-                    terms.extend(_factors(number * t) for t in sympy.Add.make_args(_factored(once[rest], memo, once)))
-                else:
-                    terms.append(_factors(a))
-            got = _horner(terms)
-        else:
-            got = e.func(*args)
-        memo[e] = got
-    return got
-
-
 def factor_sums(statements: list, outputs: list) -> tuple[list, list]:
     """``(statements, outputs)`` with every sum's shared factors taken out (the value is unchanged)."""
-    from .assemble import _in_order
+    return rewritten(statements, outputs, lambda e: _horner([_factors(a) for a in e.args]) if e.is_Add else None)
 
-    reads: Counter = Counter()
-    for e in [rhs for _, rhs in statements] + list(outputs):
-        for node in sympy.preorder_traversal(e):
-            if node.is_Symbol:
-                reads[node] += 1
-    once = {s: rhs for s, rhs in statements if rhs.is_Add and reads[s] == 1}
-    memo: dict = {}
-    table = {s: _factored(rhs, memo, once) for s, rhs in statements}
-    outputs = [_factored(e, memo, once) for e in outputs]
-    return _in_order(table, outputs), outputs
+
+def _spread(term) -> list:
+    """The terms of ``term``: a product with one sum among its factors multiplied out, anything else itself."""
+    if not term.is_Mul:
+        return [term]
+    factors = _flat(term)
+    sums = [f for f in factors if f.is_Add]
+    if len(sums) != 1:
+        return [term]
+    others = [f for f in factors if f is not sums[0]]
+    return [sympy.Mul(*others, t) for t in sums[0].args]
+
+
+def _flat(product) -> list:
+    """The factors of a product, products kept unevaluated inside it (``x*(2*(a + b))``) opened."""
+    return [g for f in product.args for g in (_flat(f) if f.is_Mul else [f])]
+
+
+def distribute(statements: list, outputs: list) -> tuple[list, list]:
+    """``(statements, outputs)`` with every term of a sum that is a product with one sum multiplied out.
+
+    A negated sum ``-(a + b)`` becomes ``-a - b`` wherever it is (signs are free).
+    """
+    def rule(e):
+        if e.is_Add or (len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Add):
+            return sympy.Add(*[t for a in sympy.Add.make_args(e) for t in _spread(a)])
+        return None
+
+    return rewritten(statements, outputs, rule)

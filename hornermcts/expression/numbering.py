@@ -17,13 +17,14 @@ uses want, and everything else is written back in place.
 from __future__ import annotations
 
 from collections import Counter
-from math import gcd
+from math import gcd, lcm
 
 import sympy
 
+from .assemble import _in_order, _rebuilt, _times
+
 __all__ = ["share_signed"]
 
-FLATTEN = False
 _ONE = 0  # the node of the number 1: a number c is the value (c, _ONE)
 
 
@@ -62,7 +63,7 @@ class _Numbering:
             return self._product([(self.value(a), 1) for a in e.args])
         if e.is_Pow and e.exp.is_Rational:
             c, n = self.value(e.base)
-            if e.exp.is_Integer or c == 1:
+            if (e.exp.is_Integer and c != 0) or c == 1:
                 return self._product([((c, n), e.exp)])
         if e.is_Function and all(isinstance(a, sympy.Expr) for a in e.args):
             return sympy.S.One, self.node(("call", e.func, tuple(self.value(a) for a in e.args)))
@@ -85,7 +86,7 @@ class _Numbering:
         ordered = sorted(merged.items())
         numerators = [abs(c.p) for _, c in ordered]
         denominators = [c.q for _, c in ordered]
-        content = sympy.Rational(gcd(*numerators), _lcm(denominators)) * sympy.sign(ordered[0][1])
+        content = sympy.Rational(gcd(*numerators), lcm(*denominators)) * sympy.sign(ordered[0][1])
         return content, self.node(("add", tuple((n, c / content) for n, c in ordered)))
 
     def _product(self, factors: list) -> tuple:
@@ -94,41 +95,13 @@ class _Numbering:
         for (c, n), e in factors:
             coefficient *= c ** e
             if n != _ONE:
-                key = self.nodes[n]
-                if key[0] == "mul" and FLATTEN:  # a product of products is one product
-                    for m, k in key[1]:
-                        exponents[m] = exponents.get(m, 0) + k * e
-                else:
-                    exponents[n] = exponents.get(n, 0) + e
+                exponents[n] = exponents.get(n, 0) + e
         exponents = {n: e for n, e in exponents.items() if e != 0}
         if not exponents:
             return coefficient, _ONE
         if len(exponents) == 1 and next(iter(exponents.values())) == 1:
             return coefficient, next(iter(exponents))
         return coefficient, self.node(("mul", tuple(sorted(exponents.items()))))
-
-
-def _lcm(numbers: list) -> int:
-    out = 1
-    for k in numbers:
-        out = out * k // gcd(out, k)
-    return out
-
-
-def _times(c, expr):
-    """``c*expr``, a sum kept whole (SymPy would distribute ``2*(a + b)``)."""
-    if c == 1:
-        return expr
-    if expr.is_Add:
-        return sympy.Mul(c, expr, evaluate=False)
-    return c * expr
-
-
-def _rebuilt(e, args):
-    """``e`` with new arguments, a number times a sum kept whole (SymPy would distribute ``2*(a + b)``)."""
-    if e.is_Mul and len(args) == 2 and any(a.is_Number for a in args) and any(a.is_Add for a in args):
-        return sympy.Mul(*args, evaluate=False)
-    return e.func(*args)
 
 
 class _Sharing:
@@ -222,8 +195,6 @@ def share_signed(statements: list, outputs: list, names) -> tuple[list, list]:
     """
     if not all(e.is_commutative for e in [rhs for _, rhs in statements] + list(outputs)):
         return statements, outputs
-    from .assemble import _in_order
-
     numbering = _Numbering(statements)
     sharing = _Sharing(numbering, statements, outputs, names)
     return _in_order(sharing.table, sharing.outputs), sharing.outputs

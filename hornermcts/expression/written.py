@@ -29,7 +29,8 @@ import sympy
 
 from ..errors import LimitError
 from ..opcount import OpCount, expression_count
-from .assemble import assemble, count, placeholders, share_repeated
+from .assemble import assemble, count, placeholders
+from .sharing import share_across
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
 __all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS", "REGION_CANDIDATES",
@@ -206,11 +207,8 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     replacements, unit_exprs = result.assignments(placeholders())
     statements, outputs = assemble(chosen, replacements, unit_exprs)
     after = count(statements, outputs)
-    if chosen_options.stages:  # what repeats across the units' statements (not in fast: its time is short)
-        again = share_repeated(statements, outputs)
-        again_count = count(*again)
-        if again_count.total < after.total:
-            (statements, outputs), after = again, again_count
+    if chosen_options.stages:  # what the units left to share (not in fast: its time is short)
+        statements, outputs, after = share_across(statements, outputs)
     before = sum((expression_count(e) for e in exprs), OpCount())
     if chosen_options.stages or before.total <= SYMPY_CSE_UP_TO:
         own = sympy.cse(exprs, symbols=placeholders())
