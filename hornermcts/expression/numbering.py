@@ -133,7 +133,8 @@ class _Sharing:
         for n, counts in self.scales.items():
             if n not in self.name and sum(counts.values()) >= 2 and self.leafless(n):
                 scale = counts.most_common(1)[0][0]
-                rep = next(e for e in self.first[n] if abs(numbering.value(e)[0]) == scale)
+                rep = max((e for e in self.first[n] if abs(numbering.value(e)[0]) == scale),
+                          key=lambda e: bool(numbering.value(e)[0] > 0))  # the first positive one, if any
                 symbol = next(names)
                 self.name[n] = (symbol, numbering.value(rep)[0])
                 new.append((symbol, rep))
@@ -156,6 +157,9 @@ class _Sharing:
         while stack:
             e, parent = stack.pop()
             if e.is_Atom and e not in self.defined:
+                continue
+            if not isinstance(e, sympy.Expr):  # a Tuple, a condition: only what is inside can be named
+                stack.extend((a, None) for a in e.args)
                 continue
             c, n = self.numbering.value(e)
             if n == parent:  # -(a + b) written as -1 times the sum: one value
