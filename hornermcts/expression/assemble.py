@@ -153,9 +153,11 @@ def rewritten(statements: list, outputs: list, rule) -> tuple[list, list]:
     return _in_order(table, outputs), outputs
 
 
-def _rebuilt(e, args):
-    """``e`` with new arguments, evaluated; a number other than -1 times a sum kept whole (SymPy would distribute
-    ``2*(a + b)``: one multiplication for each term, not one)."""
+def _rebuilt(e, args, again: bool = False):
+    """``e`` with new arguments, evaluated (``e`` itself where they are its own, unless ``again``); a number other
+    than -1 times a sum kept whole (SymPy would distribute ``2*(a + b)``: one multiplication for each term, not one)."""
+    if not again and all(a is b for a, b in zip(args, e.args)):
+        return e
     if e.is_Mul and len(args) == 2 and any(a.is_Number and a != -1 for a in args) and any(a.is_Add for a in args):
         return sympy.Mul(*args, evaluate=False)
     return e.func(*args)
@@ -171,6 +173,16 @@ def _in_order(statements: dict, outputs: list) -> list:
     """The statements the outputs need, each after the statements it reads (depth first, iterative)."""
     order: list = []
     done: set = set()
+    reads: dict = {}
+    keys: dict = {}  # each symbol's sort key once (computing it is most of the time here)
+
+    def _sorted(symbols) -> list:
+        """``symbols`` in a fixed order (placeholders by creation), last first: the depth-first walk pops the first."""
+        for s in symbols:
+            if s not in keys:
+                keys[s] = sympy.default_sort_key(s)
+        return sorted(symbols, key=keys.__getitem__, reverse=True)
+
     for root in outputs:
         stack = [(s, False) for s in _sorted(root.free_symbols) if s in statements]
         while stack:
@@ -182,13 +194,10 @@ def _in_order(statements: dict, outputs: list) -> list:
                 order.append((s, statements[s]))
                 continue
             stack.append((s, True))
-            stack.extend((d, False) for d in _sorted(statements[s].free_symbols) if d in statements and d not in done)
+            if s not in reads:
+                reads[s] = [d for d in _sorted(statements[s].free_symbols) if d in statements]
+            stack.extend((d, False) for d in reads[s] if d not in done)
     return order
-
-
-def _sorted(symbols) -> list:
-    """``symbols`` in a fixed order (placeholders by creation), last first: the depth-first walk pops the first."""
-    return sorted(symbols, key=sympy.default_sort_key, reverse=True)
 
 
 def placeholders():

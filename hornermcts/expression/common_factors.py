@@ -58,7 +58,18 @@ def _horner(terms: list):
 
 def factor_sums(statements: list, outputs: list) -> tuple[list, list]:
     """``(statements, outputs)`` with every sum's shared factors taken out (the value is unchanged)."""
-    return rewritten(statements, outputs, lambda e: _horner([_factors(a) for a in e.args]) if e.is_Add else None)
+    def rule(e):
+        if not e.is_Add:
+            return None
+        terms = [_factors(a) for a in e.args]
+        seen: set = set()
+        for _, factors in terms:  # a sum without a shared factor stays as it is (built again, it costs time)
+            if not seen.isdisjoint(factors):
+                return _horner(terms)
+            seen.update(factors)
+        return None
+
+    return rewritten(statements, outputs, rule)
 
 
 def _spread(term) -> list:
@@ -85,7 +96,9 @@ def distribute(statements: list, outputs: list) -> tuple[list, list]:
     """
     def rule(e):
         if e.is_Add or (len(e.args) == 2 and e.args[0] == -1 and e.args[1].is_Add):
-            return sympy.Add(*[t for a in sympy.Add.make_args(e) for t in _spread(a)])
+            terms = [_spread(a) for a in sympy.Add.make_args(e)]
+            if any(len(t) > 1 for t in terms):
+                return sympy.Add(*[t for spread in terms for t in spread])
         return None
 
     return rewritten(statements, outputs, rule)

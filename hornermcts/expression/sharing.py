@@ -11,15 +11,16 @@ values computed once up to sign and scale
 through the sums inside them (:func:`~hornermcts.expression.subsums.share_subsums`);
 the second round first multiplies products of sums out
 (:func:`~hornermcts.expression.common_factors.distribute`) so that terms
-of different products meet.  Last, ``sympy.cse`` over all statements
-(:func:`~hornermcts.expression.assemble.share_repeated`).  A round is kept
-only where it lowers the count (gait2d rows 9-17: 1071 operations
-assembled, 1047 / 1007 / 983 after the first round's steps, 956 after the
-second, 937 after ``sympy.cse``; the benchmark's count, calls included).
+of different products meet.  Last, on all but large inputs, ``sympy.cse``
+over all statements (:func:`~hornermcts.expression.assemble.share_repeated`).
+A round is kept only where it lowers the count.  gait2d rows 9-17, the
+benchmark's count (calls included): 1071 operations assembled, 1047 /
+1007 / 983 after the first round's factors, signs and sub-sums, 945 after
+the second round; 0.25 s.
 """
 from __future__ import annotations
 
-from .assemble import count, placeholders, rewritten, share_repeated
+from .assemble import _rebuilt, count, placeholders, rewritten, share_repeated
 from .common_factors import distribute, factor_sums
 from .numbering import share_signed
 from .subsums import inline_sums_read_once, share_subsums
@@ -29,7 +30,7 @@ __all__ = ["share_across"]
 
 def _evaluated(statements, outputs):
     """Everything as SymPy evaluates it (nested sums flattened, signs distributed): one shape for one value."""
-    return rewritten(statements, outputs, lambda e: None)
+    return rewritten(statements, outputs, lambda e: _rebuilt(e, e.args, again=True))
 
 
 def _signed(statements, outputs):
@@ -43,16 +44,22 @@ def _subsums(statements, outputs):
 #: The rounds, each a sequence of rewrites of ``(statements, outputs)``.
 ROUNDS = (
     (_evaluated, inline_sums_read_once, factor_sums, _signed, _subsums),
-    (distribute, _signed, _subsums, inline_sums_read_once, factor_sums, _signed, _subsums),
-    (share_repeated,),
+    (distribute, _subsums, inline_sums_read_once, factor_sums, _signed, _subsums),
 )
+
+#: ``sympy.cse`` over the statements (a product shared in part, ``a*b*c`` and ``a*b*d``) runs only up to this many
+#: operations: below it, it costs 0.01-0.03 s and finds 1-10 operations more (pendulum5 Jacobian 184 -> 174,
+#: n-link 5 180 -> 173); on gait2d rows 9-17 (1000 operations) it takes 0.1-0.2 s of the call's 1.7 s bound and
+#: finds 3.
+REPEATED_LIMIT = 500
 
 
 def share_across(statements: list, outputs: list) -> tuple[list, list, object]:
     """``(statements, outputs, count)``: the rounds of the module docstring, each kept where it counts less."""
     best = (statements, outputs)
     best_count = count(*best)
-    for steps in ROUNDS:
+    rounds = ROUNDS if best_count.total > REPEATED_LIMIT else ROUNDS + ((share_repeated,),)
+    for steps in rounds:
         now = best
         for step in steps:
             now = step(*now)
