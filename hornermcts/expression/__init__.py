@@ -16,7 +16,12 @@ structure (a gait-model row of 4,264 operations as written expands to
    square roots and divisions, and across all outputs);
 3. :mod:`~hornermcts.expression.assemble`: the units' assignments, the
    calls and the reciprocals in one evaluation order, the ``sympy.cse``
-   shape.
+   shape;
+4. :mod:`~hornermcts.expression.sharing`: what the units' schemes wrote in
+   different shapes, shared over the assembled statements: values up to
+   sign and scale (:mod:`~hornermcts.expression.numbering`), sums inside
+   sums (:mod:`~hornermcts.expression.subsums`), common factors
+   (:mod:`~hornermcts.expression.common_factors`).
 """
 from .written import WrittenResult, optimize_written
 from .regions import Regions, regions

@@ -7,7 +7,9 @@ list ``(replacements, outputs)``: every statement after what it reads, a
 unit given a name only where a definition reads it, a placeholder that
 merely renames another symbol replaced by it.  :func:`count` is the
 operations of such a list, each statement once, in FORM's model
-(:func:`~hornermcts.opcount.own_operations`).
+(:func:`~hornermcts.opcount.own_operations`); :func:`rewritten` and
+:func:`in_order` are what the sharing passes over such a list
+(:mod:`~hornermcts.expression.sharing`) rewrite and order it with.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ import sympy
 
 from ..opcount import OpCount, expression_count
 
-__all__ = ["assemble", "count", "share_scaled", "share_repeated", "placeholders"]
+__all__ = ["assemble", "count", "share_scaled", "share_repeated", "placeholders", "rewritten", "rebuilt", "times",
+           "in_order"]
 
 
 def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]:
@@ -31,7 +34,7 @@ def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]
             statements[symbol] = unit_exprs[k]
     for a, definition in regions.definitions.items():
         statements[regions.atoms[a]] = definition
-    outputs = [_times(c, regions.unit_symbols[k] if regions.unit_symbols[k] in read else unit_exprs[k])
+    outputs = [times(c, regions.unit_symbols[k] if regions.unit_symbols[k] in read else unit_exprs[k])
                for c, k in regions.outputs]
     # a statement that only names another symbol (a block is its unit) is replaced by it
     alias = {}
@@ -46,7 +49,7 @@ def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]
     kept = {s: rhs.xreplace(subs) for s, rhs in statements.items() if s not in alias}
     outputs = [e.xreplace(subs) for e in outputs]
     # a reciprocal read once is a division where it is read: a*(1/b) costs two operations, a/b one
-    order = _in_order(kept, outputs)
+    order = in_order(kept, outputs)
     reads: dict = {}
     for e in [rhs for _, rhs in order] + outputs:
         for s in e.free_symbols:
@@ -54,7 +57,7 @@ def assemble(regions, replacements: list, unit_exprs: list) -> tuple[list, list]
     once = {s: rhs for s, rhs in order if reads.get(s) == 1 and rhs.is_Pow and rhs.exp == -1}
     if once:  # SymPy may cancel what is put in place (u*(1/u)): what no output reads any more is dropped
         outputs = [e.xreplace(once) for e in outputs]
-        order = _in_order({s: rhs.xreplace(once) for s, rhs in order if s not in once}, outputs)
+        order = in_order({s: rhs.xreplace(once) for s, rhs in order if s not in once}, outputs)
     return share_scaled(order, outputs)
 
 
@@ -129,7 +132,7 @@ def share_repeated(statements: list, outputs: list) -> tuple[list, list]:
     table = dict(found)
     table.update((s, rhs) for (s, _), rhs in zip(statements, reduced[:n]))
     outputs = list(reduced[n:])
-    return _in_order(table, outputs), outputs
+    return in_order(table, outputs), outputs
 
 
 def rewritten(statements: list, outputs: list, rule) -> tuple[list, list]:
@@ -142,7 +145,7 @@ def rewritten(statements: list, outputs: list, rule) -> tuple[list, list]:
             return e
         got = memo.get(e)
         if got is None:
-            node = _rebuilt(e, [walk(a) for a in e.args])
+            node = rebuilt(e, [walk(a) for a in e.args])
             got = memo[e] = rule(node) if (node.is_Add or node.is_Mul) else None
             if got is None:
                 got = memo[e] = node
@@ -150,10 +153,10 @@ def rewritten(statements: list, outputs: list, rule) -> tuple[list, list]:
 
     table = {s: walk(rhs) for s, rhs in statements}
     outputs = [walk(e) for e in outputs]
-    return _in_order(table, outputs), outputs
+    return in_order(table, outputs), outputs
 
 
-def _rebuilt(e, args, again: bool = False):
+def rebuilt(e, args, again: bool = False):
     """``e`` with new arguments, evaluated (``e`` itself where they are its own, unless ``again``); a number other
     than -1 times a sum kept whole (SymPy would distribute ``2*(a + b)``: one multiplication for each term, not one)."""
     if not again and all(a is b for a, b in zip(args, e.args)):
@@ -163,13 +166,14 @@ def _rebuilt(e, args, again: bool = False):
     return e.func(*args)
 
 
-def _times(c, expr):
+def times(c, expr):
+    """``c*expr``, a sum kept whole (SymPy would distribute ``2*(a + b)``)."""
     if c == 1:
         return expr
     return sympy.Mul(sympy.sympify(c), expr, evaluate=False) if expr.is_Add else sympy.sympify(c) * expr
 
 
-def _in_order(statements: dict, outputs: list) -> list:
+def in_order(statements: dict, outputs: list) -> list:
     """The statements the outputs need, each after the statements it reads (depth first, iterative)."""
     order: list = []
     done: set = set()

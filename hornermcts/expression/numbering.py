@@ -21,7 +21,7 @@ from math import gcd, lcm
 
 import sympy
 
-from .assemble import _in_order, _rebuilt, _times
+from .assemble import in_order, rebuilt, times
 
 __all__ = ["share_signed"]
 
@@ -180,12 +180,12 @@ class _Sharing:
         c, n = self.numbering.value(e)
         if n != own and n in self.name:
             symbol, scale = self.name[n]
-            return _times(c / scale, symbol)
+            return times(c / scale, symbol)
         if e.is_Atom:
             return e
         key = (e, own)
         if key not in self.memo:
-            self.memo[key] = _rebuilt(e, [self.rewrite(a, own if self.numbering.value(a)[1] == own else None)
+            self.memo[key] = rebuilt(e, [self.rewrite(a, own if self.numbering.value(a)[1] == own else None)
                                          for a in e.args])
         return self.memo[key]
 
@@ -201,4 +201,4 @@ def share_signed(statements: list, outputs: list, names) -> tuple[list, list]:
         return statements, outputs
     numbering = _Numbering(statements)
     sharing = _Sharing(numbering, statements, outputs, names)
-    return _in_order(sharing.table, sharing.outputs), sharing.outputs
+    return in_order(sharing.table, sharing.outputs), sharing.outputs

@@ -20,7 +20,7 @@ the second round; 0.25 s.
 """
 from __future__ import annotations
 
-from .assemble import _rebuilt, count, placeholders, rewritten, share_repeated
+from .assemble import rebuilt, count, placeholders, rewritten, share_repeated
 from .common_factors import distribute, factor_sums
 from .numbering import share_signed
 from .subsums import inline_sums_read_once, share_subsums
@@ -30,7 +30,7 @@ __all__ = ["share_across"]
 
 def _evaluated(statements, outputs):
     """Everything as SymPy evaluates it (nested sums flattened, signs distributed): one shape for one value."""
-    return rewritten(statements, outputs, lambda e: _rebuilt(e, e.args, again=True))
+    return rewritten(statements, outputs, lambda e: rebuilt(e, e.args, again=True))
 
 
 def _signed(statements, outputs):

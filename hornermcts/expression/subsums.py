@@ -15,7 +15,7 @@ from collections import Counter
 
 import sympy
 
-from .assemble import _in_order, _rebuilt
+from .assemble import in_order, rebuilt
 
 __all__ = ["share_subsums", "inline_sums_read_once"]
 
@@ -41,7 +41,7 @@ def inline_sums_read_once(statements: list, outputs: list) -> tuple[list, list]:
         else:
             table[s] = rhs
     outputs = [e.xreplace(value) for e in outputs]
-    return _in_order(table, outputs), outputs
+    return in_order(table, outputs), outputs
 
 
 def _terms(e) -> dict:
@@ -117,9 +117,9 @@ def share_subsums(statements: list, outputs: list, names) -> tuple[list, list]:
                 memo[key] = sympy.Add(*[k * named[part] for k, part in parts],
                                       *[rewrite(a) for a in e.args if a.as_coeff_Mul()[1] in left])
             else:
-                memo[key] = _rebuilt(e, [rewrite(a) for a in e.args])
+                memo[key] = rebuilt(e, [rewrite(a) for a in e.args])
         return memo[key]
 
     table = {s: rewrite(rhs, own=True) for s, rhs in table.items()}
     outputs = [rewrite(e) for e in outputs]
-    return _in_order(table, outputs), outputs
+    return in_order(table, outputs), outputs
