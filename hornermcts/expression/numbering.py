@@ -63,7 +63,7 @@ class _Numbering:
             return self._product([(self.value(a), 1) for a in e.args])
         if e.is_Pow and e.exp.is_Rational:
             c, n = self.value(e.base)
-            if (e.exp.is_Integer and c != 0) or c == 1:
+            if (e.exp.is_Integer and c != 0 and (abs(c) == 1 or abs(e.exp) <= 64)) or c == 1:
                 return self._product([((c, n), e.exp)])
         if e.is_Function and all(isinstance(a, sympy.Expr) for a in e.args):
             return sympy.S.One, self.node(("call", e.func, tuple(self.value(a) for a in e.args)))
