@@ -162,6 +162,8 @@ class _Sharing:
                 stack.extend((a, None) for a in e.args)
                 continue
             c, n = self.numbering.value(e)
+            if c == 0:  # terms that cancel (written unevaluated): zero, nothing to name
+                continue
             if n == parent:  # -(a + b) written as -1 times the sum: one value
                 stack.extend((a, n) for a in e.args)
                 continue
@@ -178,6 +180,8 @@ class _Sharing:
         if e.is_Atom and e not in self.defined:
             return e
         c, n = self.numbering.value(e)
+        if c == 0:
+            return sympy.S.Zero
         if n != own and n in self.name:
             symbol, scale = self.name[n]
             return times(c / scale, symbol)
