@@ -471,6 +471,7 @@ def _optimize_written(expr, exprs: list, options: Options, deadline: Deadline, c
         options=recorded,
         seconds=time.perf_counter() - clock,
         form=w.form,
+        variables=dict(inner.variables) if inner is not None else {},
         written=w,
     )
 
