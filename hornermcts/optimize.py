@@ -358,6 +358,11 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
              baselines: bool = True, **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
 
+    SymPy input that is more than one polynomial region as written (products
+    or powers of sums, calls, roots or reciprocals of sums:
+    :func:`~hornermcts.expression.regions.structured`) goes to the
+    expression front end (:mod:`hornermcts.expression`), which optimizes its
+    regions by the stages below; the result's ``written`` holds what it made.
     The stages: :func:`prepare_outputs` (parse), the factors when the input
     is a product (each optimized by these stages, then multiplied;
     :mod:`hornermcts.factoring`), :func:`search_orders` (the
