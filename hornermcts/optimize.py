@@ -71,11 +71,6 @@ __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders"
 #: With a time limit, the search for new variables (:mod:`hornermcts.substitution`) may take this share of it.
 SUBSTITUTION_SHARE = 0.1
 
-#: Inputs of fewer terms are searched in this process unless ``workers`` is set: forking the workers costs more
-#: than their searches (res(3,2), 13 terms, default preset, warm: 0.13-0.21 s on two processes; the result is
-#: the same for any number of workers).
-IN_PROCESS_TERMS = 100
-
 
 @dataclass(frozen=True)
 class OptimizeResult:
@@ -494,8 +489,6 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     the input's own occurrence orders.
     """
     fixed = tuple(range(n_markers))
-    if options.workers is None and joint.n_terms < IN_PROCESS_TERMS:
-        options = options.replace(workers=1)
     given_polys, given_joint = polys, joint
     substitution = None
     if options.substitute:
