@@ -59,7 +59,7 @@ from .search.parallel import fork_map, processes
 from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
 from .structure import structural_order
 from .substitution import linear_substitution
-from .views import assignments_graph, to_assignments, to_expressions, to_networkx
+from .views import program_graph, to_assignments, to_expressions, to_networkx
 
 if TYPE_CHECKING:
     from .expression.written import WrittenResult
@@ -213,9 +213,11 @@ class OptimizeResult:
 
     def graph(self):
         """The optimized DAG as a networkx DiGraph (:func:`~hornermcts.views.to_networkx`; a result as written:
-        its assignments', :func:`~hornermcts.views.assignments_graph`)."""
+        its program's, :func:`~hornermcts.views.program_graph`: the code's statements)."""
         if self.written is not None:
-            return assignments_graph(self.written.statements, self.written.outputs)
+            from .codegen.program import Program
+
+            return program_graph(Program(self, "f"))
         return to_networkx(self.dag)
 
     def summary(self) -> str:

@@ -44,7 +44,7 @@ from .coefficients import to_fraction, to_number
 from .dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
 from .opcount import expression_count
 
-__all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "assignments_graph", "evaluate_dag"]
+__all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "program_graph", "evaluate_dag"]
 
 
 def scaled(c, expr, number=to_number) -> sympy.Expr:
@@ -294,102 +294,88 @@ def to_networkx(dag: Dag):
     return graph
 
 
-def assignments_graph(statements: list, outputs: list):
-    """Assignments in evaluation order (a result as written) as the ``networkx.DiGraph`` of :func:`to_networkx`.
+def program_graph(program):
+    """A :class:`~hornermcts.codegen.program.Program` (a result as written's) as the ``networkx.DiGraph`` of
+    :func:`to_networkx`.
 
-    The same nodes and edges, one node per operation as
-    :func:`~hornermcts.opcount.expression_count` counts each statement
-    (a sum of ``k`` terms ``k - 1`` additions, a quotient one ``"mul"``
-    node with ``division=True``, ``b**n`` by repeated squaring), plus
-    ``"call"`` nodes (``function``: ``sin``, ``sqrt``, ``Pow`` for a
-    non-integer power, ...; free, as in FORM's model) whose edges bring
-    their arguments.  The ``"add"`` and ``"mul"`` nodes plus the pieces'
-    ``operations`` are the statements' count.
+    The same nodes and edges, one per operation of the program's
+    statements, exactly as the code performs them (``"add"``; ``"mul"``,
+    with ``coefficient`` for a number times an operand and ``division=True``
+    for a quotient), plus ``"call"`` nodes (``function``: ``sin``, ``sqrt``,
+    ``Pow`` for a non-integer power, ...; free, as in FORM's model) whose
+    edges bring their arguments, and ``"input"`` nodes for the variables and
+    for constants such as ``pi``.  The ``"add"`` and ``"mul"`` nodes are the
+    program's count.
 
-    >>> import sympy
-    >>> x, y, t = sympy.symbols("x y t")
-    >>> g = assignments_graph([(t, x + y)], [sympy.sin(t) / t**2])
+    >>> import sympy, hornermcts
+    >>> x, y = sympy.symbols("x y")
+    >>> g = hornermcts.optimize(sympy.sin(x + y) / (x + y)**2).graph()
     >>> sorted(op for _, op in g.nodes(data="op"))
     ['add', 'call', 'input', 'input', 'mul', 'mul', 'output']
     """
     import networkx as nx
-    import sympy
 
     graph = nx.DiGraph()
-    value: dict = {}
+    local: dict = {}
 
     def node(**attrs) -> int:
         k = graph.number_of_nodes()
         graph.add_node(k, **attrs)
         return k
 
-    def edge(src: int, dst: int, position: int, sign: int = 1) -> None:
-        graph.add_edge(src, dst, position=position, sign=sign)
-
-    def binary(a: tuple, b: tuple, **attrs) -> tuple:
-        made = node(**attrs)
-        edge(a[1], made, 0, a[0])
-        edge(b[1], made, 1, b[0])
-        return 1, made
-
-    def chain(items: list, **attrs) -> tuple:
-        out = items[0]
-        for item in items[1:]:
-            out = binary(out, item, **attrs)
-        return out
-
-    def power(base, n: int) -> tuple:
-        square, out = build(base), None
-        while True:
-            if n & 1:
-                out = square if out is None else binary(out, square, op="mul")
-            n >>= 1
-            if not n:
-                return out
-            square = binary(square, square, op="mul", square=True)
+    def edge(src: tuple, dst: int, position: int) -> None:
+        graph.add_edge(src[1], dst, position=position, sign=src[0])
 
     def build(e) -> tuple:
-        """``(sign, node)``: the value of ``e`` is ``sign`` times the node's."""
-        if e in value:
-            return value[e]
-        if e.is_Symbol:
-            value[e] = (1, node(op="input", symbol=str(e), operations=0))
-        elif e.is_Rational or e.is_Float:
-            value[e] = (1 if e >= 0 else -1, node(op="constant", value=str(abs(e))))
-        elif e.is_Add:
-            return chain([build(a) for a in e.args], op="add")
-        elif e.is_Mul:
-            c, factors = e.as_coeff_mul()
-            top = [build(f) for f in factors if not (f.is_Pow and f.exp.is_Integer and f.exp < 0)]
-            bottom = [power(f.base, -int(f.exp)) for f in factors if f.is_Pow and f.exp.is_Integer and f.exp < 0]
-            if abs(c) != 1 or not top:
-                top.insert(0, build(abs(c)))
-            out = chain(top, op="mul")
-            if bottom:
-                out = binary(out, chain(bottom, op="mul"), op="mul", division=True)
-            return (-out[0] if c < 0 else out[0]), out[1]
-        elif e.is_Pow and e.exp.is_Integer:
-            n = int(e.exp)
-            return power(e.base, n) if n > 0 else binary(build(sympy.S.One), power(e.base, -n), op="mul",
-                                                             division=True)
-        elif all(isinstance(a, sympy.Expr) for a in e.args) and e.args and not e.is_Atom:
+        """``(sign, node)``: the value of the light expression ``e`` is ``sign`` times the node's."""
+        if type(e) is str:
+            return local[e]
+        if type(e) in (int, Fraction):
+            return 1, node(op="constant", value=str(e))
+        if type(e) is tuple and e[0] == "-":
+            sign, made = build(e[1])
+            return -sign, made
+        if type(e) is tuple and e[0] == "+":
+            out = build(e[1])
+            for term in e[2:]:
+                made = node(op="add")
+                edge(out, made, 0)
+                edge(build(term), made, 1)
+                out = (1, made)
+            return out
+        if type(e) is tuple and e[0] in ("*", "/"):
+            a, b = e[1], e[2]
+            if e[0] == "*" and type(a) in (int, Fraction):  # a number times an operand
+                made = node(op="mul", coefficient=str(a))
+                edge(build(b), made, 0)
+                return 1, made
+            made = node(op="mul", square=a == b, **({"division": True} if e[0] == "/" else {}))
+            edge(build(a), made, 0)
+            if a != b or e[0] == "/":
+                edge(build(b), made, 1)
+            return 1, made
+        if e.args and all(isinstance(a, sympy.Expr) for a in e.args):  # a call of locals
             made = node(op="call", function=type(e).__name__ if e.is_Pow else str(e.func))
             for k, a in enumerate(e.args):
-                sign, src = build(a)
-                edge(src, made, k, sign)
-            value[e] = (1, made)
-        else:  # pi, Piecewise, ...: a piece with its arithmetic inside
-            value[e] = (1, node(op="input", symbol=str(e), operations=expression_count(e).total))
-        return value[e]
+                edge(local[a.name] if a.is_Symbol else build(fraction_of(a)), made, k)
+            return 1, made
+        return 1, node(op="input", symbol=str(e), operations=expression_count(e).total)  # pi, Piecewise ...
 
-    for t, rhs in statements:
-        value[t] = build(rhs)
-    for k, e in enumerate(outputs):
-        sign, src = build(e)
-        edge(src, node(op="output", index=k), 0, sign)
+    for symbol, name in program.inputs:
+        local[name] = (1, node(op="input", symbol=str(symbol), operations=0))
+    for name, e in program.steps:
+        local[name] = build(e)
+    for k, e in enumerate(program.outputs):
+        src = build(e)
+        edge(src, node(op="output", index=k), 0)
         if k == 0:
-            graph.graph.update(root=src, root_sign=sign)
+            graph.graph.update(root=src[1], root_sign=src[0])
     return graph
+
+
+def fraction_of(number) -> Fraction:
+    """A SymPy number as an exact Fraction (a call's numeric argument in :func:`program_graph`)."""
+    return Fraction(int(number.p), int(number.q)) if number.is_Rational else to_fraction(number)
 
 
 def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
