@@ -162,11 +162,6 @@ def _temporary_symbols(symbols, exprs):
     return (s for s in source if s.name not in taken)
 
 
-def _tree_count(expr, counts: dict) -> int:
-    """``expression_count(expr).total``, the subtrees' counts kept in ``counts`` for the next call."""
-    return expression_count(expr, counts).total
-
-
 def _polynomial(e) -> bool:
     """True when ``e`` is a polynomial in its symbols as written: sums, products, non-negative integer powers.
 
@@ -212,7 +207,7 @@ def _written(expr, value: dict, target: dict, counts: dict, evaluate: bool, fail
             stack.pop()
             continue
         if not isinstance(e, (sympy.Add, sympy.Mul, sympy.Pow)):
-            value[e], target[e] = e, _tree_count(e, counts)
+            value[e], target[e] = e, expression_count(e, counts).total
             stack.pop()
             continue
         pending = [a for a in e.args if a not in value]
@@ -226,7 +221,7 @@ def _written(expr, value: dict, target: dict, counts: dict, evaluate: bool, fail
         built = e.func(*args, evaluate=False)
         kind = _factor_kind(e)
         for candidate in (e.func(*args), built) if evaluate else (built,):
-            if _factor_kind(candidate) == kind and _tree_count(candidate, counts) == target[e]:
+            if _factor_kind(candidate) == kind and expression_count(candidate, counts).total == target[e]:
                 value[e] = candidate
                 break
         else:
