@@ -1,4 +1,5 @@
-"""Accuracy of ``hornermcts.cse`` on expressions as written: folded angle sums, the same without, and sympy.cse.
+"""Accuracy of ``hornermcts.cse`` on expressions as written: folded angle sums, the same without, the same
+without the sharing rounds over the assembled statements (``expression.sharing``), and sympy.cse.
 
 Each answer is evaluated in double precision (``math``) at 10 points (half in [0.5, 2], half in [-1, 1])
 against a 30-digit evaluation of the input; the largest relative error is printed.
@@ -52,7 +53,7 @@ def main(argv=None) -> int:
     lines = []
     unfolded = functools.partial(written.regions, angle_sums=False)
     folded = written.regions
-    for name in ("pydy_pendulum5_forcing", "pydy_pendulum5_jacobian", "gait2d_row10"):
+    for name in ("pydy_pendulum5_forcing", "pydy_pendulum5_jacobian", "gait2d_row10", "gait2d_rows9_17"):
         exprs = load_set(name)
         symbols = sorted(set().union(*(e.free_symbols for e in exprs)), key=str)
         rng = random.Random(0)
@@ -64,6 +65,12 @@ def main(argv=None) -> int:
                 row.append(f"{label} {relative_error(exprs, *hornermcts.cse(exprs), points):.2e}")
             finally:
                 written.regions = folded
+        sharing = written.share_across
+        written.share_across = lambda statements, outputs: (statements, outputs, written.count(statements, outputs))
+        try:
+            row.append(f"no sharing rounds {relative_error(exprs, *hornermcts.cse(exprs), points):.2e}")
+        finally:
+            written.share_across = sharing
         row.append(f"sympy.cse {relative_error(exprs, *sympy.cse(exprs), points):.2e}")
         lines.append(" | ".join(row))
         print(lines[-1], flush=True)
