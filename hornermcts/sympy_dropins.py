@@ -367,9 +367,7 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
     the fields of :class:`hornermcts.Options`, go there.  The answer never
     needs more operations than :func:`sympy.cse`'s (asked too for inputs
     with pieces and for polynomials of at most :data:`SYMPY_CSE_UP_TO`
-    operations; the cheaper is kept), except with ``preset="fast"`` on
-    inputs of more than :data:`SYMPY_CSE_UP_TO` operations, where asking
-    would take most of its time.  They are written as
+    operations; the cheaper is kept).  They are written as
     SymPy writes its own (``cse([x + y])`` gives ``([], [x + y])``, SymPy's
     ``x + y``): sums and products flattened, in SymPy's order, except where
     evaluating would change the operations (``2*(x + y)`` stays a

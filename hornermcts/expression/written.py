@@ -51,9 +51,9 @@ REGION_CANDIDATES = 1
 #: Inputs of at most this many operations as written are also given to ``sympy.cse``, whose answer is kept
 #: where it is cheaper (``[w*y + w + x + y + z, w*x*y]``: 6 operations against the Horner form's 7); there it
 #: takes milliseconds, while on large expanded polynomials ours is far ahead (HEP(sigma): 1041 against 27017)
-#: and sympy.cse takes seconds.  Expressions as written are asked always, except by the ``fast`` preset (no
-#: search stages) above this size: there sympy.cse's own time would be most of fast's budget (gait2d rows
-#: 9-17: 0.18 of 0.36 s), and it is cheaper only on that set (1293 against fast's 1306 operations).
+#: and sympy.cse takes seconds.  Expressions as written are asked always, by every preset: an answer that
+#: costs more than sympy.cse's on what users write is a regression (``fast`` on gait2d rows 9-17: 1296 against
+#: 1293 without it), though sympy.cse's time is then most of fast's budget there (0.18 of 0.36 s).
 SYMPY_CSE_UP_TO = 500
 
 #: The expanded candidate is given up when its regions reach this many times the terms of the regions as
@@ -210,11 +210,10 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     if chosen_options.stages:  # what the units left to share (not in fast: its time is short)
         statements, outputs, after = share_across(statements, outputs)
     before = sum((expression_count(e) for e in exprs), OpCount())
-    if chosen_options.stages or before.total <= SYMPY_CSE_UP_TO:
-        own = sympy.cse(exprs, symbols=placeholders())
-        own_count = count(*own)
-        if own_count.total < after.total:
-            statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
+    own = sympy.cse(exprs, symbols=placeholders())  # never more than sympy.cse on what users write
+    own_count = count(*own)
+    if own_count.total < after.total:
+        statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
     inlinable = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats
     return WrittenResult(statements, outputs, before, after, name, inlinable, time.perf_counter() - clock,
                          None if name == "sympy.cse" else result)
