@@ -105,7 +105,7 @@ def main(argv=None) -> int:
         seconds["own"] += time.perf_counter() - t
         points = np.concatenate([rng.uniform(0.5, 2, (POINTS // 2, len(codegen.input_symbols(own)))),
                                  rng.uniform(-1, 1, (POINTS - POINTS // 2, len(codegen.input_symbols(own))))])
-        errors = {name: max(largest_error(r, poly, points), accuracy.FLOOR)
+        errors = {name: max(largest_error(r, poly, points), accuracy.UNIT)
                   for name, r in (("before", before), ("after", after), ("own", own))}
         rows.append((drawn, poly.n_terms, errors,
                      {"before": before.after.total, "after": after.after.total, "own": own.after.total},
