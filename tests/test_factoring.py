@@ -227,3 +227,18 @@ def test_factoring_runs_out_of_memory_in_the_child_only(monkeypatch, capfd):
     monkeypatch.setattr(factoring, "FACTOR_MEMORY", 1 << 20)
     assert factorization(poly) is None
     assert capfd.readouterr().err == ""  # FLINT's abort and Python's fatal-error report stay in the child
+
+
+def test_small_inputs_are_factored_in_this_process(monkeypatch):
+    """Forking the capped child cost 45 ms, most of a small input's call; past the small bounds it is forked."""
+    import os
+
+    from hornermcts import factoring
+
+    forks = []
+    real = os.fork
+    monkeypatch.setattr(os, "fork", lambda: forks.append(1) or real())
+    small = factorization(from_sympy(sympy.expand((x + 1) ** 3 * (x - y))))
+    assert small is not None and len(small.factors) == 2 and forks == []
+    high = factorization(from_sympy(x ** (factoring.IN_PROCESS_DEGREE + 1) - y ** (factoring.IN_PROCESS_DEGREE + 1)))
+    assert high is not None and forks == [1]

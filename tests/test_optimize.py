@@ -288,3 +288,23 @@ def test_a_relation_is_a_user_error_of_the_library():
     with pytest.raises(hornermcts.HornerMCTSError, match="is an Equality") as caught:
         optimize(sympy.Eq(x, 1))
     assert isinstance(caught.value, TypeError)
+
+
+def test_small_inputs_are_searched_in_this_process_unless_time_limited(monkeypatch):
+    """Issue 37 item 5: forking the workers cost more than searching 13 terms; the result does not change.
+
+    With a time limit the searches keep every core: in one process the restarts would run one after the
+    other and score fewer orders in the time.
+    """
+    from hornermcts.search import parallel
+
+    poly = random_polynomial(4, 30, max_degree=3, seed=3)
+    asked = []
+    real = parallel.worker_count
+    monkeypatch.setattr(parallel, "worker_count", lambda workers: asked.append(workers) or real(workers))
+    small = optimize(poly, seed=0)
+    assert asked and set(asked) == {1}
+    assert small.after == optimize(poly, seed=0, workers=2).after
+    asked.clear()
+    optimize(poly, seed=0, time_limit=0.5)
+    assert asked and 1 not in asked
