@@ -604,6 +604,92 @@ def renamed(poly: Polynomial, seed: int) -> Polynomial:
     return Polynomial(symbols, poly.exponents[rows], [poly.coefficients[i] for i in rows])
 
 
+def _sparse_determinant(entries: list, symbols: tuple) -> Polynomial:
+    """The determinant of a matrix whose entries are 0, 1 or one of ``symbols`` (its index), exactly.
+
+    Expansion along the rows, one column subset at a time (``2^n`` subsets,
+    each entry a monomial, so each step shifts exponents): fast for the
+    sparse and bordered matrices below, where most of the ``n!`` Leibniz
+    terms vanish or coincide.
+    """
+    n = len(entries)
+    width = len(symbols)
+    minors: dict = {0: {(0,) * width: 1}}  # column subset (bitmask) -> polynomial {exponents: coefficient}
+    for row in range(n):
+        following: dict = {}
+        for subset, poly in minors.items():
+            for col in range(n):
+                entry = entries[row][col]
+                if subset >> col & 1 or entry == 0:
+                    continue
+                sign = -1 if bin(subset >> col).count("1") % 2 else 1  # columns of the subset after col
+                target = following.setdefault(subset | 1 << col, {})
+                for exps, c in poly.items():
+                    if entry != 1:
+                        exps = exps[:entry - 2] + (exps[entry - 2] + 1,) + exps[entry - 1:]
+                    total = target.get(exps, 0) + sign * c
+                    if total:
+                        target[exps] = total
+                    else:
+                        del target[exps]
+        minors = following
+    result = minors.get((1 << n) - 1, {})
+    keys = sorted(result, reverse=True)
+    return Polynomial(symbols, np.array(keys, dtype=np.int64).reshape(len(keys), width),
+                      [result[k] for k in keys])
+
+
+def cayley_menger(points: int) -> Polynomial:
+    """The Cayley-Menger determinant of ``points`` points, in their squared distances ``d_i_j`` (``i < j``).
+
+    The bordered ``(points + 1) x (points + 1)`` matrix ``[[0, 1, ..., 1],
+    [1, 0, d_1_2, ...], ...]`` of distance geometry: up to a factor it is
+    the squared volume of the simplex the points span (zero when they lie
+    in a space of fewer dimensions).
+
+    >>> cayley_menger(3).to_sympy()   # -16 x (the triangle's area)^2: Heron's formula in the squared sides
+    d_1_2**2 - 2*d_1_2*d_1_3 - 2*d_1_2*d_2_3 + d_1_3**2 - 2*d_1_3*d_2_3 + d_2_3**2
+    >>> [cayley_menger(k).n_terms for k in (4, 5, 6, 7)]
+    [22, 130, 822, 6202]
+    """
+    points = int(points)
+    if points < 2:
+        raise OptionError(f"a Cayley-Menger determinant needs at least 2 points, got {points}")
+    pairs = [(i, j) for i in range(1, points + 1) for j in range(i + 1, points + 1)]
+    symbols = tuple(sympy.Symbol(f"d_{i}_{j}") for i, j in pairs)
+    index = {pair: k + 2 for k, pair in enumerate(pairs)}  # entry codes: 0, 1, or 2 + the symbol's index
+    entries = [[0] + [1] * points]
+    for i in range(1, points + 1):
+        entries.append([1] + [0 if i == j else index[(min(i, j), max(i, j))] for j in range(1, points + 1)])
+    return _sparse_determinant(entries, symbols)
+
+
+def sparse_determinant(n: int, per_row: int, seed: int = 0) -> Polynomial:
+    """The determinant of an ``n x n`` sparse symbolic matrix, in the style of the Lewis-Wester benchmarks.
+
+    Each row holds its diagonal entry and ``per_row - 1`` other entries in
+    random columns (``seed``), every nonzero entry a symbol of its own
+    ``m_i_j``; the others are zero.  Its expansion has far fewer than ``n!``
+    terms, with the structure of the matrix's sparsity pattern.
+
+    >>> sparse_determinant(3, 1).to_sympy()   # diagonal
+    m_0_0*m_1_1*m_2_2
+    """
+    n, per_row = int(n), int(per_row)
+    if n < 1 or not 1 <= per_row <= n:
+        raise OptionError(f"a sparse determinant needs n >= 1 and 1 <= per_row <= n, got n={n}, per_row={per_row}")
+    rng = np.random.default_rng(seed)
+    nonzero = []
+    for i in range(n):
+        others = [j for j in range(n) if j != i]
+        chosen = sorted({i, *(int(j) for j in rng.choice(others, per_row - 1, replace=False))})
+        nonzero += [(i, j) for j in chosen]
+    symbols = tuple(sympy.Symbol(f"m_{i}_{j}") for i, j in nonzero)
+    index = {pair: k + 2 for k, pair in enumerate(nonzero)}
+    entries = [[index.get((i, j), 0) for j in range(n)] for i in range(n)]
+    return _sparse_determinant(entries, symbols)
+
+
 def gradient(poly: Polynomial) -> list[Polynomial]:
     """The partial derivatives of ``poly``, one per variable (a multi-output input, exact).
 
