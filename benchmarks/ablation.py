@@ -5,7 +5,7 @@ For each expression, ``hornermcts.optimize`` runs in the configurations of
 occurrence order alone, each search (MCTS, annealing, both as in the default
 preset) with and without the greedy step, and the default preset with its
 greedy step on the best order only (no screening of several candidates);
-then with new variables first (:mod:`hornermcts.substitution`), the
+then with new variables first (:mod:`hornermcts.rewrites.substitution`), the
 occurrence order alone and the whole default preset.  Every figure is the operation count of the C code the
 call delivers (``delivered.ours_in_code``, which also checks it equals
 ``result.after``), the median over ``--seeds`` seeds for the configurations
@@ -17,8 +17,8 @@ seconds of the call.
     python benchmarks/ablation.py [--expressions "hep_sigma res75 det(6) structured(30,6000,1) random(20,3000,6)"]
                                   [--seeds 3] [--out benchmarks/results/ablation.txt]
 
-The names are :func:`hornermcts.families.load`'s (``random(n_vars,n_terms,max_degree)``
-is :func:`~hornermcts.families.random_polynomial` with seed 0).  The README's
+The names are :func:`hornermcts.research.families.load`'s (``random(n_vars,n_terms,max_degree)``
+is :func:`~hornermcts.research.families.random_polynomial` with seed 0).  The README's
 section "Where the operations go" summarises the committed table.
 """
 from __future__ import annotations
@@ -29,10 +29,10 @@ import sys
 import time
 from pathlib import Path
 
-from hornermcts import families
-from hornermcts.horner_scheme import horner_dag
-from hornermcts.opcount import original_count
-from hornermcts.optimize import baseline_orders, optimize
+from hornermcts.research import families
+from hornermcts.dag.horner import horner_dag
+from hornermcts.cost.counting import original_count
+from hornermcts.pipeline import baseline_orders, optimize
 
 from delivered import ours_in_code
 

@@ -8,7 +8,7 @@ small integer coefficients in 2-3 variables, plus a few random monomials.
 Inputs are drawn until ``--inputs`` of them keep new variables when the
 accuracy check is off.  Each is optimized three ways (``--iterations``,
 seed 0): **before** (the accuracy check off: what ``optimize`` did before
-:mod:`hornermcts.accuracy`), **after** (the default) and **own** (the same
+:mod:`hornermcts.cost.accuracy`), **after** (the default) and **own** (the same
 search in the input's own variables, ``substitute=False``).  Each result's
 NumPy code is evaluated at 40 points (20 in [0.5, 2], 20 in [-1, 1], not
 the points ``optimize`` samples) against the exact rational value; the
@@ -28,9 +28,9 @@ from pathlib import Path
 import numpy as np
 import sympy
 
-import hornermcts.accuracy as accuracy
+import hornermcts.cost.accuracy as accuracy
 from hornermcts import codegen
-from hornermcts.optimize import optimize
+from hornermcts.pipeline import optimize
 from hornermcts.parse import as_polynomial
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -80,7 +80,7 @@ def main(argv=None) -> int:
     parser.add_argument("--iterations", type=int, default=200)
     parser.add_argument("--out", default=str(RESULTS / "accuracy.txt"))
     args = parser.parse_args(argv)
-    stages = importlib.import_module("hornermcts.optimize")  # the module: the package's optimize is the function
+    stages = importlib.import_module("hornermcts.pipeline")
     checked = stages.no_worse
     rng = np.random.default_rng(args.seed)
     rows, drawn = [], 0

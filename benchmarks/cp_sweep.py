@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
-from hornermcts import families
-from hornermcts.experiments import cp_sweep, region_of_interest
+from hornermcts.research import families
+from hornermcts.research.experiments import cp_sweep, region_of_interest
 
 
 def main() -> None:

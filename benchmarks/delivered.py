@@ -17,7 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from hornermcts import codegen, form, optimize
+from hornermcts import codegen, optimize
+
+from hornermcts.research import form
 
 _COUNTER_PATH = Path(__file__).resolve().parent.parent / "tests" / "helpers" / "emitted_ops.py"
 
@@ -50,7 +52,7 @@ def ours_in_code(result) -> int:
 
 
 def form_in_code(poly, **options) -> dict:
-    """FORM's run on ``poly`` (:func:`hornermcts.form.run_form` options) with its code counted.
+    """FORM's run on ``poly`` (:func:`hornermcts.research.form.run_form` options) with its code counted.
 
     Returns FORM's figures plus ``"in_code"``: the operations of its emitted
     code read by the same counter as ours.

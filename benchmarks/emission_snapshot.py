@@ -25,8 +25,8 @@ import sympy
 
 from hornermcts import optimize
 from hornermcts.codegen import to_c, to_fortran, to_numpy, to_python
-from hornermcts.families import load, random_polynomial
-from hornermcts.horner_scheme import horner_dag
+from hornermcts.research.families import load, random_polynomial
+from hornermcts.dag.horner import horner_dag
 from hornermcts.parse import as_polynomial
 
 VARIANTS = {

@@ -34,8 +34,8 @@ from pathlib import Path
 
 from hornermcts import optimize
 from hornermcts.codegen import PRECISION_SUPPORT, emit
-from hornermcts.families import load, random_polynomial
-from hornermcts.textio import write_text
+from hornermcts.research.families import load, random_polynomial
+from hornermcts.polynomial.text import write_text
 
 try:
     from hornermcts.watchdog import hard_seconds

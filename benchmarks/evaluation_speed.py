@@ -55,11 +55,13 @@ import sympy
 from sympy.parsing.sympy_parser import parse_expr
 from sympy.printing.c import C99CodePrinter
 
-from hornermcts import codegen, families, form
-from hornermcts.optimize import optimize
+from hornermcts import codegen
+
+from hornermcts.research import families, form
+from hornermcts.pipeline import optimize
 from hornermcts.codegen.compiled import NO_FUSION, CompiledPolynomial, cores
-from hornermcts.opcount import original_count
-from hornermcts.textio import form_names
+from hornermcts.cost.counting import original_count
+from hornermcts.polynomial.text import form_names
 
 from delivered import emitted_ops, ours_in_code
 

@@ -13,7 +13,7 @@
    raised to powers, the square of a generic 5x5 determinant (an amplitude
    squared), and the product of two resultants over shared coefficients.
 2. **The cost when nothing factors**: on the suite's single-output inputs,
-   the seconds :func:`hornermcts.factoring.factorization` takes (best of 3)
+   the seconds :func:`hornermcts.rewrites.factoring.factorization` takes (best of 3)
    beside the default run's wall time, measured in this run.
 
 Every count is read from the emitted code (``benchmarks/delivered.py``); the
@@ -29,9 +29,9 @@ from pathlib import Path
 
 import sympy
 
-from hornermcts import families, form
-from hornermcts.factoring import factorization
-from hornermcts.optimize import optimize
+from hornermcts.research import families, form
+from hornermcts.rewrites.factoring import factorization
+from hornermcts.pipeline import optimize
 from hornermcts.parse import from_sympy
 from hornermcts.polynomial import Polynomial
 

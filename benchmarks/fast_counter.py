@@ -16,8 +16,8 @@ import time
 
 import numpy as np
 
-from hornermcts import families, form
-from hornermcts.fastcount import FastCounter
+from hornermcts.research import families, form
+from hornermcts.cost.fast_counter import FastCounter
 
 from delivered import form_in_code
 

@@ -19,7 +19,8 @@ import numpy as np
 import sympy
 
 import hornermcts
-from hornermcts import codegen, families
+from hornermcts import codegen
+from hornermcts.research import families
 from hornermcts.search import beam_mcts, cem, mcts, per_move_search, sp_mcts
 from hornermcts.search.annealing import anneal
 
@@ -127,7 +128,7 @@ def main() -> None:
     line("from_text hep", (p.n_terms, p.n_vars, digest(str(p.to_sympy()))))
     search_core()
     samegame()
-    from hornermcts.experiments import cp_sweep
+    from hornermcts.research.experiments import cp_sweep
 
     table = cp_sweep(hep, cps=[0.3, 1.0], iterations=100, seeds=2, backend="serial", progress=None)
     line("cp_sweep", digest(str(sorted((tuple(sorted((k, v) for k, v in r.items() if k not in ("seconds", "elapsed")))

@@ -26,9 +26,11 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from hornermcts import codegen, families
-from hornermcts.optimize import optimize
-from hornermcts.textio import form_names
+from hornermcts import codegen
+
+from hornermcts.research import families
+from hornermcts.pipeline import optimize
+from hornermcts.polynomial.text import form_names
 
 from delivered import emitted_ops
 from evaluation_speed import CACHE, form_code, form_code_to_c

@@ -16,8 +16,8 @@ import argparse
 import statistics
 import time
 
-from hornermcts import families, form
-from hornermcts.optimize import optimize
+from hornermcts.research import families, form
+from hornermcts.pipeline import optimize
 
 from delivered import form_in_code, ours_in_code
 

@@ -32,10 +32,12 @@ from collections import defaultdict
 from fractions import Fraction
 from pathlib import Path
 
-from hornermcts import families, optimize
+from hornermcts import optimize
+
+from hornermcts.research import families
 from hornermcts.dag import ONE, Dag
-from hornermcts.greedy import PROD, SUM, nary
-from hornermcts.views import evaluate_dag
+from hornermcts.dag.greedy import PROD, SUM, nary
+from hornermcts.dag.views import evaluate_dag
 
 from delivered import Report, c_operations, form_in_code, ours_in_code
 

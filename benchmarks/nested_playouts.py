@@ -172,9 +172,9 @@ def main(argv=None) -> None:
     parser.add_argument("--out", help="also write the table to this file")
     args = parser.parse_args(argv)
 
-    from hornermcts.domains.horner_orders import HornerOrderProblem
+    from hornermcts.order.problem import HornerOrderProblem
     from hornermcts.domains.samegame import SameGame, random_board
-    from hornermcts.families import hep_sigma
+    from hornermcts.research.families import hep_sigma
 
     load = os.getloadavg()[0]
     start = time.process_time()

@@ -30,10 +30,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from hornermcts import families, form
-from hornermcts.opcount import original_count
-from hornermcts.optimize import optimize
-from hornermcts.textio import write_text
+from hornermcts.research import families, form
+from hornermcts.cost.counting import original_count
+from hornermcts.pipeline import optimize
+from hornermcts.polynomial.text import write_text
 
 from delivered import form_in_code, ours_in_code
 

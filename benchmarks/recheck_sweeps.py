@@ -3,7 +3,7 @@
 The SA-UCT notebook's figures come from the rows in
 ``benchmarks/results/sa_uct_paper_*.jsonl`` (one MCTS search each, Horner +
 CSE).  For a random sample of rows this re-runs the search
-(:func:`hornermcts.experiments.run_job`, same seed), and prints whether the
+(:func:`hornermcts.research.experiments.run_job`, same seed), and prints whether the
 operations and the order are the same as saved, and whether the C code
 emitted for the row's order holds exactly that many operations (read by the
 tests' independent counter, ``delivered.py``).
@@ -17,9 +17,9 @@ import json
 import random
 from pathlib import Path
 
-from hornermcts import families
-from hornermcts.experiments import run_job
-from hornermcts.horner_scheme import horner_dag
+from hornermcts.research import families
+from hornermcts.research.experiments import run_job
+from hornermcts.dag.horner import horner_dag
 
 from delivered import c_operations
 

@@ -34,10 +34,10 @@ from pathlib import Path
 import numpy as np
 import sympy
 
-from hornermcts import families
-from hornermcts.optimize import optimize
+from hornermcts.research import families
+from hornermcts.pipeline import optimize
 from hornermcts.polynomial import Polynomial
-from hornermcts.textio import write_text
+from hornermcts.polynomial.text import write_text
 
 from delivered import ours_in_code
 

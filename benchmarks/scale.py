@@ -44,7 +44,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hornermcts.families import random_polynomial
+from hornermcts.research.families import random_polynomial
 
 ROOT = Path(__file__).resolve().parent.parent
 

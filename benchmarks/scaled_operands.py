@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import argparse
 
-from hornermcts import families
+from hornermcts.research import families
 from hornermcts.dag import Dag
-from hornermcts.optimize import optimize
+from hornermcts.pipeline import optimize
 
 from delivered import c_operations
 

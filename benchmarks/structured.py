@@ -105,7 +105,7 @@ def lambdify_jacobian(repeats: int) -> str:
 
 def ops(statements, outputs) -> int:
     """Operations of assignments and outputs: FORM's model, plus 1 per division, non-integer power and call."""
-    from hornermcts.opcount import own_operations
+    from hornermcts.cost.counting import own_operations
 
     total = 0
     stack = [e for _, e in statements] + list(outputs)
@@ -144,7 +144,7 @@ def symbolica_ops(exprs) -> tuple[int, float] | None:
             total += max(sum(1 for op in ins[2] if not (op[0] == "const" and op[1] in signs)) - 1, 0)
         elif kind == "pow":
             n = ins[3]
-            total += (hornermcts.opcount.power_cost(abs(n)) + (n < 0)) if float(n).is_integer() else 1
+            total += (hornermcts.cost.counting.power_cost(abs(n)) + (n < 0)) if float(n).is_integer() else 1
         elif kind in ("fun", "powf", "external_fun"):
             total += 1
     return total, seconds

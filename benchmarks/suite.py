@@ -30,9 +30,9 @@ import sys
 import time
 from pathlib import Path
 
-from hornermcts import families, form
-from hornermcts.opcount import original_count
-from hornermcts.optimize import optimize, prepare_outputs
+from hornermcts.research import families, form
+from hornermcts.cost.counting import original_count
+from hornermcts.pipeline import optimize, prepare_outputs
 from hornermcts.polynomial import Polynomial
 
 from delivered import Report, form_in_code, ours_in_code

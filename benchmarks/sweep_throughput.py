@@ -16,8 +16,8 @@ import argparse
 import os
 import time
 
-from hornermcts import families
-from hornermcts.experiments import sweep
+from hornermcts.research import families
+from hornermcts.research.experiments import sweep
 
 
 def main() -> None:

@@ -27,9 +27,11 @@ import time
 from fractions import Fraction
 from pathlib import Path
 
-from hornermcts import families, optimize
+from hornermcts import optimize
+
+from hornermcts.research import families
 from hornermcts.dag import ONE, Dag
-from hornermcts.views import evaluate_dag
+from hornermcts.dag.views import evaluate_dag
 
 from delivered import Report, c_operations, ours_in_code
 

@@ -36,7 +36,7 @@ import time
 from pathlib import Path
 
 from hornermcts import optimize
-from hornermcts.families import load, random_polynomial
+from hornermcts.research.families import load, random_polynomial
 from hornermcts.parse import read_file
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,9 +23,9 @@ try:
 except ImportError:  # run from a checkout without installing
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from hornermcts import families  # noqa: E402
-from hornermcts.opcount import original_count  # noqa: E402
-from hornermcts.textio import write_text  # noqa: E402
+from hornermcts.research import families
+from hornermcts.cost.counting import original_count  # noqa: E402
+from hornermcts.polynomial.text import write_text  # noqa: E402
 
 
 def _common_options(ap, *, after_family: bool = False) -> None:

@@ -49,7 +49,7 @@ class Deadline:
 
         The caller that emits code after the call (the command line's
         ``--emit``) cannot stop the emission halfway, so it sets
-        :attr:`per_operation`; :func:`~hornermcts.optimize.optimize` calls this
+        :attr:`per_operation`; :func:`~hornermcts.pipeline.optimize` calls this
         as soon as it holds a program (the occurrence order's Horner + CSE
         form: the result has at most its operations), and stops early enough
         to leave that time.

@@ -1,4 +1,4 @@
-"""The options of :func:`~hornermcts.optimize.optimize`: one validated, documented object.
+"""The options of :func:`~hornermcts.pipeline.optimize`: one validated, documented object.
 
 :class:`Options` is the single place where an option is named, given its
 default, checked and described: ``optimize`` takes it (or its fields as
@@ -74,7 +74,7 @@ def _option(default: Any, help: str, *, flag: str | None = None, choices=None, c
 
 @dataclass(frozen=True)
 class Options:
-    """How :func:`~hornermcts.optimize.optimize` searches (every field is validated on creation).
+    """How :func:`~hornermcts.pipeline.optimize` searches (every field is validated on creation).
 
     Attributes
     ----------
@@ -88,7 +88,7 @@ class Options:
         restart) and annealing steps (per restart).  0 skips the searches;
         ``None`` needs a ``time_limit``.  On very many variables (beyond
         about 100) the searches score fewer: at most
-        :data:`~hornermcts.optimize.ORDER_ENTRIES` orders times variables together.
+        :data:`~hornermcts.pipeline.ORDER_ENTRIES` orders times variables together.
     cp : float, default 1.0
         MCTS exploration constant Cp (SA-UCT: the initial temperature), in
         units of the reward ``input operations / operations``: the upper end
@@ -138,12 +138,12 @@ class Options:
         Override the preset: ``False`` keeps Horner + CSE only (the setting
         of the SA-UCT paper's experiments), ``True`` adds the greedy step.
     factor : bool, default True
-        Factor the input first (:mod:`hornermcts.factoring`, python-flint):
+        Factor the input first (:mod:`hornermcts.rewrites.factoring`, python-flint):
         when it is a product of at least two polynomials, optimize each
         factor and multiply, unless the input optimized whole is cheaper.
         One output only; inexact coefficients are not factored.
     substitute : bool, default True
-        Look for new variables first (:mod:`hornermcts.substitution`,
+        Look for new variables first (:mod:`hornermcts.rewrites.substitution`,
         python-flint): sums and differences of the input's variables in
         which the polynomial has fewer terms (HEP(sigma): 5,717 terms to
         873), kept when the quick Horner + CSE count says they pay.

@@ -29,10 +29,10 @@ from .errors import OptionError
 from .expression import optimize_written
 from .expression.written import SYMPY_CSE_UP_TO
 from .expression.assemble import count, placeholders
-from .opcount import expression_count, own_operations
-from .optimize import optimize
-from .polynomial import MAX_EXPONENT
-from .views import to_expressions
+from .cost.counting import expression_count, own_operations
+from .pipeline import optimize
+from .polynomial.sparse import MAX_EXPONENT
+from .dag.views import to_expressions
 
 __all__ = ["horner", "simplify", "cse", "SYMPY_CSE_UP_TO"]
 

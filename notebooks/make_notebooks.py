@@ -74,9 +74,10 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
-from hornermcts import families, optimize
-from hornermcts.experiments import cp_sweep, region_of_interest
-from hornermcts.opcount import original_count
+from hornermcts import optimize
+from hornermcts.cost.counting import original_count
+from hornermcts.research import families
+from hornermcts.research.experiments import cp_sweep, region_of_interest
 
 BUDGETS = {
     "small":  {"cps": np.logspace(-2, 1, 3),  "seeds": 2,  "iterations": [20, 60],          "fb_iterations": 60},
@@ -390,8 +391,9 @@ import numpy as np
 import sympy
 
 import hornermcts
-from hornermcts import codegen, families, form, optimize
-from hornermcts.opcount import original_count
+from hornermcts import codegen, optimize
+from hornermcts.cost.counting import original_count
+from hornermcts.research import families, form
 
 BUDGETS = {
     "small":  {"iterations": [30, 100],                "form_levels": [1, 2],       "points": 2_000,  "repeat": 3},
@@ -427,7 +429,7 @@ print("as assignments (the shape sympy.cse returns):", small.assignments())
     ("md", r"""
 ## 2. A real expression: HEP(σ)
 
-`hornermcts.families` ships the benchmark expressions of the papers:
+`hornermcts.research.families` ships the benchmark expressions of the papers:
 `load("hep_sigma")` (a Feynman-diagram expression), `load("res(7,5)")` (a
 resultant), determinants, random families.  Your own expression comes in
 through `hornermcts.read_file(path)` or `hornermcts.as_polynomial(text_or_sympy)`.
@@ -496,7 +498,7 @@ annealing from its best order, then the greedy step.  `greedy=False` stops
 after Horner + CSE (the setting of the SA-UCT paper's experiments).  Below,
 every entry of `LEVELS` maps a name to a function `poly -> operations`: add a
 line to compare anything else.  FORM's own optimizer runs at O1..O4 through
-`hornermcts.form.run_form` when FORM is installed (`apt-get install form`).
+`hornermcts.research.form.run_form` when FORM is installed (`apt-get install form`).
 Every count is read from the code each side hands its user, with one counter
 (`benchmarks/delivered.py`, the tests' independent counter of emitted text):
 the C we emit (it holds exactly `result.after`) and FORM's emitted code (it
@@ -727,7 +729,7 @@ code, ours and FORM's, read by one counter.
 
 * `notebooks/sa_uct_paper.ipynb`: how the search depends on $C_p$, N and the
   schedule (the SA-UCT paper's experiment), with sweeps over many searches
-  (`hornermcts.experiments.sweep`, on all cores or a Dask cluster).
+  (`hornermcts.research.experiments.sweep`, on all cores or a Dask cluster).
 * `hornermcts optimize FILE --emit c` does sections 3 and 5 from the command line.
 * `optimize(..., direction="both", repeats=R)` searches both Horner directions
   and restarts R times, keeping the best.

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
-from hornermcts import form
-from hornermcts.families import hep_sigma, resultant
+from hornermcts.research import form
+from hornermcts.research.families import hep_sigma, resultant
 
 
 def pytest_collection_modifyitems(config, items):

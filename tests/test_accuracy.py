@@ -15,12 +15,12 @@ import pytest
 import sympy
 
 from hornermcts import codegen, optimize
-from hornermcts.accuracy import BOUND_TOLERANCE, UNIT, error_bounds, no_worse, relative_error
+from hornermcts.cost.accuracy import BOUND_TOLERANCE, UNIT, error_bounds, no_worse, relative_error
 from hornermcts.cli import main
-from hornermcts.horner_scheme import horner_dag
-from hornermcts.optimize import quick_cost
+from hornermcts.dag.horner import horner_dag
+from hornermcts.pipeline import quick_cost
 from hornermcts.parse import as_polynomial
-from hornermcts.substitution import linear_substitution
+from hornermcts.rewrites.substitution import linear_substitution
 
 x1, x3 = sympy.symbols("x1 x3")
 CANCELS = sympy.expand((x1 + x3) ** 40 + (x1 - x3) ** 39)

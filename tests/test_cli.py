@@ -131,7 +131,7 @@ def test_a_bug_is_not_reported_as_a_user_error(poly_file, monkeypatch):
     def broken(*args, **kwargs):
         raise TypeError("unsupported operand type(s)")
 
-    monkeypatch.setattr(importlib.import_module("hornermcts.optimize"), "optimize", broken)
+    monkeypatch.setattr(importlib.import_module("hornermcts.pipeline"), "optimize", broken)
     with pytest.raises(TypeError, match="unsupported operand"):
         main(["optimize", str(poly_file), "-n", "5"])
 

@@ -21,10 +21,11 @@ from helpers.emitted_ops import (count_c, count_form, count_fortran, count_graph
                                  count_sympy_tree, total)
 
 import hornermcts
-from hornermcts import codegen, form
-from hornermcts.fastcount import FastCounter
-from hornermcts.horner_scheme import horner_dag
-from hornermcts.optimize import PRESETS
+from hornermcts import codegen
+from hornermcts.research import form
+from hornermcts.cost.fast_counter import FastCounter
+from hornermcts.dag.horner import horner_dag
+from hornermcts.pipeline import PRESETS
 from hornermcts.polynomial import Polynomial
 
 x, y, z, w = sympy.symbols("x y z w")
@@ -78,7 +79,7 @@ def test_hep_every_artifact_every_preset(hep, preset):
     result = hornermcts.optimize(hep, preset=preset, iterations=150, seed=1)
     assert_delivered(result)
     assert_header(result)
-    assert result.variables  # in new variables (hornermcts.substitution): the order names them by their forms
+    assert result.variables  # in new variables (hornermcts.rewrites.substitution): the order names them by their forms
     result = hornermcts.optimize(hep, preset=preset, iterations=150, seed=1, substitute=False)
     assert_delivered(result)
     order = [hep.symbols.index(s) for s in result.order]
@@ -313,7 +314,7 @@ def test_sums_made_equal_by_sharing_a_scaled_operand_are_merged_and_counted_once
 
 def test_structured_greedy_as_the_benchmark_found():
     """benchmarks/optimizer_vs_form.py found 2908 reported, 2906 in the C code, before merged sums were counted."""
-    from hornermcts import families
+    from hornermcts.research import families
 
     result = hornermcts.optimize(families.load("structured(30,6000,1)"), preset="greedy", seed=0)
     assert total(count_c(codegen.to_c(result))) == result.after.total

@@ -5,9 +5,9 @@ import json
 
 import pytest
 
-from hornermcts import experiments
-from hornermcts.experiments import SweepTable, region_of_interest, sweep
-from hornermcts.families import random_polynomial
+from hornermcts.research import experiments
+from hornermcts.research.experiments import SweepTable, region_of_interest, sweep
+from hornermcts.research.families import random_polynomial
 
 GRID = {"cp": [0.1, 2.0], "iterations": [40], "schedule": ["uct", "sa-uct"]}
 

@@ -1,4 +1,4 @@
-"""Factoring the input (hornermcts.factoring): the factors against SymPy's, the product exact, the count delivered."""
+"""Factoring the input (hornermcts.rewrites.factoring): factors against SymPy's, product exact, count delivered."""
 from __future__ import annotations
 
 import time
@@ -16,7 +16,7 @@ from test_delivered_counts import assert_delivered
 import hornermcts
 from hornermcts import codegen
 from hornermcts.deadline import Deadline
-from hornermcts.factoring import factorization
+from hornermcts.rewrites.factoring import factorization
 from hornermcts.parse import from_sympy
 from hornermcts.polynomial import Polynomial
 
@@ -183,7 +183,7 @@ def _sum_of(n: int) -> Polynomial:
 ])
 def test_inputs_above_the_size_bounds_are_not_factored(make, monkeypatch):
     """Factoring without a time limit had no bound (issue 36, item 2); these are refused by size, FLINT never asked."""
-    from hornermcts import factoring
+    from hornermcts.rewrites import factoring
 
     def never(*args):
         raise AssertionError("handed to FLINT")
@@ -208,7 +208,7 @@ def _product_poly() -> Polynomial:
 
 
 def test_factoring_is_stopped_without_a_deadline_too(monkeypatch):
-    from hornermcts import factoring
+    from hornermcts.rewrites import factoring
 
     poly = _product_poly()
     monkeypatch.setattr(factoring, "FACTOR_SECONDS", 0.002)
@@ -219,7 +219,7 @@ def test_factoring_is_stopped_without_a_deadline_too(monkeypatch):
 
 def test_factoring_runs_out_of_memory_in_the_child_only(monkeypatch, capfd):
     """FLINT aborts when an allocation fails: the child dies, this process reads that the input did not factor."""
-    from hornermcts import factoring
+    from hornermcts.rewrites import factoring
 
     v = sympy.symbols("v0:200")
     poly = from_sympy(sympy.expand(sympy.Add(*v) * (v[0] - v[1] + 1)))  # FLINT takes 28 MB more to factor it
@@ -233,7 +233,7 @@ def test_small_inputs_are_factored_in_this_process(monkeypatch):
     """Forking the capped child cost 45 ms, most of a small input's call; past the small bounds it is forked."""
     import os
 
-    from hornermcts import factoring
+    from hornermcts.rewrites import factoring
 
     forks = []
     real = os.fork

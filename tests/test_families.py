@@ -13,8 +13,8 @@ import pytest
 import sympy
 from sympy.polys.subresultants_qq_zz import sylvester
 
-from hornermcts import families, form
-from hornermcts.families import (
+from hornermcts.research import families, form
+from hornermcts.research.families import (
     available,
     determinant,
     hep_sigma,
@@ -23,9 +23,9 @@ from hornermcts.families import (
     resultant,
     structured_random,
 )
-from hornermcts.opcount import original_count
+from hornermcts.cost.counting import original_count
 from hornermcts.polynomial import Polynomial
-from hornermcts.textio import form_names, iter_terms, to_text, write_text
+from hornermcts.polynomial.text import form_names, iter_terms, to_text, write_text
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATE = ROOT / "expressions" / "generate.py"

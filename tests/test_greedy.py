@@ -10,14 +10,16 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hornermcts import form, optimize
+from hornermcts import optimize
+
+from hornermcts.research import form
 from hornermcts.dag import ONE, Dag, Scale
-from hornermcts.families import random_polynomial
-from hornermcts.greedy import factorize, greedy, nary, pair_greedy
-from hornermcts.horner_scheme import horner_dag
-from hornermcts.optimize import PRESETS
+from hornermcts.research.families import random_polynomial
+from hornermcts.dag.greedy import factorize, greedy, nary, pair_greedy
+from hornermcts.dag.horner import horner_dag
+from hornermcts.pipeline import PRESETS
 from hornermcts.polynomial import Polynomial
-from hornermcts.views import evaluate_dag, to_assignments, to_expression
+from hornermcts.dag.views import evaluate_dag, to_assignments, to_expression
 
 
 a, b, c, d, u, v, x, y = sympy.symbols("a b c d u v x y")
@@ -186,7 +188,7 @@ def test_float_coefficients_skip_the_greedy_step_and_stay_exact():
 def test_greedy_stops_at_its_deadline_and_stays_exact():
     """An expired deadline: no pass starts; the passes cut short keep what they did, exactly."""
     from hornermcts.deadline import Deadline
-    from hornermcts.greedy import CLOCK_EVERY
+    from hornermcts.dag.greedy import CLOCK_EVERY
 
     poly = random_polynomial(8, 400, max_degree=5, seed=2)
     dag = horner_dag(poly)
@@ -340,7 +342,7 @@ def test_several_outputs_greedy_shares_across_outputs():
 
 def test_a_wide_sum_of_distinct_operands_has_no_pair_patterns(monkeypatch):
     """Issue 36: a sum of 2,000 variables enumerated 2 million pair patterns (4.7 s), none of which could pay."""
-    import hornermcts.greedy as greedy_module
+    import hornermcts.dag.greedy as greedy_module
 
     symbols = sympy.symbols("v0:2000")
     poly = Polynomial(symbols, np.eye(2000, dtype=np.int64), [1] * 2000)

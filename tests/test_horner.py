@@ -11,15 +11,15 @@ import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hornermcts import form
+from hornermcts.research import form
 from hornermcts.dag import Add, power_plan
 from hornermcts.errors import OptionError
-from hornermcts.families import load
-from hornermcts.fastcount import FastCounter
-from hornermcts.horner_scheme import coefficient_mode, horner_dag, normalize_order
-from hornermcts.opcount import original_count, power_cost
+from hornermcts.research.families import load
+from hornermcts.cost.fast_counter import FastCounter
+from hornermcts.dag.horner import coefficient_mode, horner_dag, normalize_order
+from hornermcts.cost.counting import original_count, power_cost
 from hornermcts.polynomial import Polynomial
-from hornermcts.views import evaluate_dag, to_assignments, to_expression, to_networkx
+from hornermcts.dag.views import evaluate_dag, to_assignments, to_expression, to_networkx
 
 
 x, y, z, w = sympy.symbols("x y z w")

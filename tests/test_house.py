@@ -18,9 +18,9 @@ LIBRARY = ROOT / "hornermcts"
 SOURCES = [LIBRARY, ROOT / "benchmarks", ROOT / "tests", ROOT / "expressions", ROOT / "notebooks"]
 
 #: The modules of the public API (what ``hornermcts/__init__.py`` re-exports, and the packages users import).
-PUBLIC = ["hornermcts/__init__.py", "hornermcts/options.py", "hornermcts/optimize.py", "hornermcts/errors.py",
+PUBLIC = ["hornermcts/__init__.py", "hornermcts/options.py", "hornermcts/pipeline.py", "hornermcts/errors.py",
           "hornermcts/search/__init__.py", "hornermcts/codegen/__init__.py", "hornermcts/parse/__init__.py",
-          "hornermcts/sympy_dropins.py", "hornermcts/polynomial.py", "hornermcts/opcount.py"]
+          "hornermcts/sympy_dropins.py", "hornermcts/polynomial/sparse.py", "hornermcts/cost/counting.py"]
 
 
 def python_files(folders):

@@ -9,10 +9,10 @@ import pytest
 import sympy
 
 import hornermcts
-from hornermcts.families import random_polynomial
-from hornermcts.fastcount import FastCounter
-from hornermcts.optimize import baseline_orders, optimize
-from hornermcts.domains.horner_orders import HornerOrderProblem
+from hornermcts.research.families import random_polynomial
+from hornermcts.cost.fast_counter import FastCounter
+from hornermcts.pipeline import baseline_orders, optimize
+from hornermcts.order.problem import HornerOrderProblem
 from hornermcts.polynomial import Polynomial
 
 x, y, z = sympy.symbols("x y z")
@@ -119,7 +119,7 @@ def test_expired_deadline_neither_factors_nor_searches(monkeypatch):
     """Issue 36 item 7: with the deadline gone, factoring and the searches' set-up (1.9 s on res(8,6)) are skipped."""
     from hornermcts.deadline import Deadline
 
-    optimize_module = sys.modules["hornermcts.optimize"]
+    optimize_module = sys.modules["hornermcts.pipeline"]
 
     def never(*args, **kwargs):
         raise AssertionError("called after the deadline")
@@ -137,7 +137,7 @@ def test_deadline_keeps_the_time_to_write_the_program(monkeypatch):
     """The code written after the call is given its time, sized to the program: the search stops before it."""
     from hornermcts.deadline import Deadline
 
-    optimize_module = sys.modules["hornermcts.optimize"]
+    optimize_module = sys.modules["hornermcts.pipeline"]
     poly = random_polynomial(6, 40, max_degree=4, seed=5)
     writing = Deadline(30.0).before(0.0, per_operation=1.0)  # a second per operation: far more than 30 s
     monkeypatch.setattr(optimize_module, "search_orders", lambda *a, **k: pytest.fail("searched"))
@@ -256,7 +256,7 @@ def test_a_search_that_sees_every_order_stops_and_skips_the_annealing():
 
 def test_several_outputs_fast_builds_the_occurrence_order_once(monkeypatch):
     """The baseline of the order the fast preset built is its count, not a second build of the same DAG."""
-    optimize_module = sys.modules["hornermcts.optimize"]  # the package exports the function of that name
+    optimize_module = sys.modules["hornermcts.pipeline"]
 
     polys = [random_polynomial(5, 30, max_degree=3, seed=s) for s in (1, 2)]
     builds = []
@@ -272,7 +272,7 @@ def test_several_outputs_fast_builds_the_occurrence_order_once(monkeypatch):
 def test_searches_of_very_many_variables_score_a_bounded_number_of_orders(monkeypatch):
     """Issue 36: annealing's restarts grew with the variables, its orders as their square (a sum of 1,000
     variables: 102,000 orders, 220 s, 3.1 GB); the searches together score at most ORDER_ENTRIES / variables."""
-    optimize_module = sys.modules["hornermcts.optimize"]  # hornermcts.optimize is the function
+    optimize_module = sys.modules["hornermcts.pipeline"]
     monkeypatch.setattr(optimize_module, "ORDER_ENTRIES", 30_000, raising=False)
     n = 100
     poly = hornermcts.Polynomial(sympy.symbols(f"v0:{n}"), np.eye(n, dtype=np.int64), [1] * n)

@@ -9,7 +9,7 @@ import sympy
 
 import hornermcts
 from hornermcts import OptionError, Options, optimize
-from hornermcts.experiments import GRID_KEYS, sweep
+from hornermcts.research.experiments import GRID_KEYS, sweep
 from hornermcts.options import PRESETS, STAGES, add_arguments, from_arguments
 
 x, y, z, w = sympy.symbols("x y z w")

@@ -20,7 +20,7 @@ import pytest
 import sympy
 
 import hornermcts
-from hornermcts import experiments
+from hornermcts.research import experiments
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 

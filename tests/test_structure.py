@@ -5,9 +5,11 @@ import numpy as np
 import pytest
 import sympy
 
-from hornermcts import families, optimize
+from hornermcts import optimize
+
+from hornermcts.research import families
 from hornermcts.polynomial import Polynomial
-from hornermcts.structure import structural_order
+from hornermcts.order.structure import structural_order
 
 
 def rewritten(poly: Polynomial, seed: int) -> tuple[Polynomial, np.ndarray]:

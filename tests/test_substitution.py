@@ -14,13 +14,14 @@ from test_delivered_counts import assert_delivered
 from test_structure import rewritten
 
 import hornermcts
-from hornermcts import codegen, families
-from hornermcts.coefficients import to_fraction
+from hornermcts import codegen
+from hornermcts.research import families
+from hornermcts.polynomial.coefficients import to_fraction
 from hornermcts.deadline import Deadline
-from hornermcts.optimize import quick_cost
+from hornermcts.pipeline import quick_cost
 from hornermcts.parse import from_sympy
 from hornermcts.polynomial import Polynomial
-from hornermcts.substitution import binomial_pairs, linear_substitution
+from hornermcts.rewrites.substitution import binomial_pairs, linear_substitution
 
 pytest.importorskip("flint")
 

@@ -59,7 +59,7 @@ SHAPE_ONLY = {
     "test_pow_invpow": "x**2 inside sin, cos, exp and 1/x**2 is not shared: ours computes 1/x**2 "
                        "as its own piece where SymPy writes 1/x0 with x0 = x**2",
     "test_unevaluated_mul": "(x + y)*(x + y) is, to the optimizer, the square of the new variable x + y "
-                            "(hornermcts.substitution), used once and so written inline: ([], [(x + y)**2]), "
+                            "(hornermcts.rewrites.substitution), used once and so written inline: ([], [(x + y)**2]), "
                             "2 operations as SymPy's ([(x0, x + y)], [x0**2])",
     "test_cse_release_variables": "the sign is normalized, x0 = -x - y + 1 squared: substituted back it "
                                   "gives (-x - y + 1)**2, equal to the input (x + y - 1)**2 but not "

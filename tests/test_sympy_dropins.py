@@ -14,7 +14,7 @@ from helpers.emitted_ops import count_sympy, total
 
 import hornermcts
 from hornermcts import cse, simplify
-from hornermcts.families import hep_sigma, random_polynomial
+from hornermcts.research.families import hep_sigma, random_polynomial
 
 x, y, z, w = sympy.symbols("x y z w")
 f = sympy.Function("f")

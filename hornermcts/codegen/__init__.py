@@ -1,7 +1,7 @@
 """Evaluation code from an optimized DAG: C, Python, NumPy, Fortran, and a compiled callable.
 
 Every generator takes a :class:`~hornermcts.dag.Dag`, an
-:class:`~hornermcts.optimize.OptimizeResult` (its ``.dag``) or a list of them
+:class:`~hornermcts.pipeline.OptimizeResult` (its ``.dag``) or a list of them
 (independent outputs evaluated by one function), and writes the code one
 statement per temporary (the arithmetic by plain string joins,
 :class:`~hornermcts.codegen.printing.Writer`; the opaque pieces by SymPy's
@@ -66,7 +66,7 @@ Examples
 --------
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner_scheme import horner_dag
+>>> from hornermcts.dag.horner import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> p = Polynomial((x, y), [[3, 1], [2, 1], [1, 0], [0, 0]], [2, 2, 3, 1])
 >>> dag = horner_dag(p, [x, y])

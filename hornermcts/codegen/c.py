@@ -151,7 +151,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     --------
     >>> import sympy
     >>> from hornermcts.parse import as_polynomial
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> dag = horner_dag(as_polynomial(x**3 * sympy.sin(y) / 4 + x))
     >>> print(to_c(dag, "h", precision="long double", batch=False))  # doctest: +ELLIPSIS

@@ -37,7 +37,7 @@ language (:data:`C_RUNTIME`, :data:`PYTHON_RUNTIME`) written with it.
 
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner_scheme import horner_dag
+>>> from hornermcts.dag.horner import horner_dag
 >>> from hornermcts.codegen.program import Program
 >>> x, y = sympy.symbols("x y")
 >>> compensate(Program(horner_dag(Polynomial((x, y), [[1, 1], [0, 0]], [3, 1])), "f")).outputs

@@ -362,7 +362,7 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     --------
     >>> import sympy
     >>> from hornermcts.polynomial import Polynomial
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> f = compile(horner_dag(Polynomial((x, y), [[2, 1], [0, 0]], [3, -1])))
     >>> f([1.0, 2.0]), f([[1.0, 2.0], [2.0, 0.5]]).tolist()

@@ -57,7 +57,7 @@ def emit(obj, language: str, name: str = "f", **options) -> str:
 
     >>> import sympy
     >>> from hornermcts.polynomial import Polynomial
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x = sympy.Symbol("x")
     >>> dag = horner_dag(Polynomial((x,), [[2], [0]], [1, 1]))
     >>> emit(dag, "python").splitlines()[-1]

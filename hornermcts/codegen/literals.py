@@ -21,7 +21,7 @@ from fractions import Fraction
 
 import sympy
 
-from ..coefficients import to_python
+from ..polynomial.coefficients import to_python
 from ..errors import OptionError
 
 
@@ -48,9 +48,9 @@ class Literal(sympy.Symbol):
 def fraction(c) -> Fraction:
     """The exact value of a number (a SymPy ``Float`` is its binary value) as a Fraction.
 
-    SymPy's exact numbers convert by :func:`~hornermcts.coefficients.to_python`.
+    SymPy's exact numbers convert by :func:`~hornermcts.polynomial.coefficients.to_python`.
     A ``Float`` becomes the ``Rational`` of its binary value first, not
-    :func:`~hornermcts.coefficients.to_fraction` of it, which reads a
+    :func:`~hornermcts.polynomial.coefficients.to_fraction` of it, which reads a
     ``Float`` wider than a double from its decimal digits (``1/10`` for
     ``Float("0.1", 30)``) and fails beyond a double's range: a literal must
     be the coefficient's exact value.

@@ -36,7 +36,7 @@ def to_numpy(obj, name: str = "f", *, precision: str = "double", args=None) -> s
     >>> import sympy, numpy
     >>> from hornermcts.codegen import load_python
     >>> from hornermcts.polynomial import Polynomial
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> f = load_python(to_numpy(horner_dag(Polynomial((x, y), [[2, 1], [0, 0]], [3, -1]))))
     >>> f(numpy.array([[1.0, 2.0], [2.0, 0.5]])).tolist(), f([1.0, 2.0], [2.0, 0.5]).tolist()

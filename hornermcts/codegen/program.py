@@ -21,7 +21,7 @@ the languages, never one the generated code uses itself (``x``, ``out``,
 ``dd_add``, ...) or a keyword.
 
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner_scheme import horner_dag
+>>> from hornermcts.dag.horner import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> prog = Program(horner_dag(Polynomial((x, y), [[3, 1], [0, 0]], [2, 1])), "g")
 >>> prog.inputs, prog.steps, prog.ops
@@ -41,8 +41,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from ..collector import paused
-from ..dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
-from ..opcount import OpCount, expression_count
+from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale, power_plan
+from ..cost.counting import OpCount, expression_count
 from .literals import fraction
 
 #: Largest number of operations written inline in one statement: a node used
@@ -163,7 +163,7 @@ def input_symbols(obj, args=None) -> tuple:
 
     >>> import sympy
     >>> from hornermcts.parse import as_polynomial
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> input_symbols(horner_dag(as_polynomial(x**2 + x*sympy.sin(y))))
     (x, y)
@@ -330,7 +330,7 @@ class Program:
     in the locals' symbols)]`` (``sin(y)``, ``1/z``: printed by each
     language's SymPy printer); ``steps`` ``[(local, expression)]`` (powers
     and DAG nodes, in order); ``outputs`` ``[expression]``, one per output of
-    every DAG; ``count`` the :class:`~hornermcts.opcount.OpCount` of these
+    every DAG; ``count`` the :class:`~hornermcts.cost.counting.OpCount` of these
     statements (for one DAG its ``count()``: the program is written from
     :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
 
@@ -514,7 +514,7 @@ class Program:
         b)``, an integer power repeated squaring (each square a temporary);
         a function call, root or other piece stays a SymPy expression of
         locals (its arguments computed first), printed by the language's
-        printer.  Operations as :func:`~hornermcts.opcount.expression_count`
+        printer.  Operations as :func:`~hornermcts.cost.counting.expression_count`
         counts the assignments: ``written.after``.
         """
         calls = sorted({c for e in [*written.outputs, *(rhs for _, rhs in written.statements)]
@@ -611,7 +611,7 @@ class Program:
         """An OptionError naming the complex constants among the pieces (``I``, ``sqrt(-2)``): the code is real.
 
         >>> import sympy
-        >>> from hornermcts.horner_scheme import horner_dag
+        >>> from hornermcts.dag.horner import horner_dag
         >>> from hornermcts.parse import as_polynomial
         >>> x = sympy.Symbol("x")
         >>> Program(horner_dag(as_polynomial(5*sympy.I*x + 6)), "f").refuse_complex("C")

@@ -107,7 +107,7 @@ def to_python(obj, name: str = "f", *, precision: str = "double", args=None) -> 
 
     >>> import sympy, numpy
     >>> from hornermcts.polynomial import Polynomial
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> dag = horner_dag(Polynomial((x, y), [[2, 1], [1, 0]], [sympy.Rational(1, 3), 1]))
     >>> print(to_python(dag, "g"))   # doctest: +ELLIPSIS

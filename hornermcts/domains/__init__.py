@@ -6,7 +6,7 @@ usually a fast ``playout``); nothing in :mod:`hornermcts.search` knows them.
 Every domain's tests run :func:`hornermcts.search.check_problem` with
 random simulations on it.
 
-- :mod:`hornermcts.domains.horner_orders`: the Horner-order problem, the
+- :mod:`hornermcts.order.problem`: the Horner-order problem, the
   main domain (choose the variables of a Horner scheme one by one; the
   reward is the operation count's reduction).
 - :mod:`hornermcts.domains.samegame`: SameGame, Clickomania, Bubble Breaker (a package:

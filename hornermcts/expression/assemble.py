@@ -7,7 +7,7 @@ list ``(replacements, outputs)``: every statement after what it reads, a
 unit given a name only where a definition reads it, a placeholder that
 merely renames another symbol replaced by it.  :func:`count` is the
 operations of such a list, each statement once, in FORM's model
-(:func:`~hornermcts.opcount.own_operations`); :func:`rewritten` and
+(:func:`~hornermcts.cost.counting.own_operations`); :func:`rewritten` and
 :func:`in_order` are what the sharing passes over such a list
 (:mod:`~hornermcts.expression.sharing`) rewrite and order it with.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..opcount import OpCount, expression_count
+from ..cost.counting import OpCount, expression_count
 
 __all__ = ["assemble", "count", "share_scaled", "share_repeated", "placeholders", "rewritten", "rebuilt", "times",
            "in_order"]

@@ -45,7 +45,7 @@ from fractions import Fraction
 import sympy
 
 from ..errors import LimitError
-from ..polynomial import MAX_EXPONENT
+from ..polynomial.sparse import MAX_EXPONENT
 
 __all__ = ["Regions", "regions", "structured", "DEFAULT_EXPAND_LIMIT"]
 
@@ -154,7 +154,7 @@ class Regions:
         """Every unit as a :class:`~hornermcts.polynomial.Polynomial` over all the atoms (the same columns)."""
         import numpy as np
 
-        from ..polynomial import Polynomial
+        from ..polynomial.sparse import Polynomial
 
         if self._polynomials is not None:
             return self._polynomials
@@ -430,7 +430,7 @@ def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_
     least 64,000); reaching it is a :class:`~hornermcts.errors.LimitError`.
     """
     if term_budget is None:
-        from ..opcount import expression_count
+        from ..cost.counting import expression_count
 
         size = sum(expression_count(e).total for e in exprs)
         term_budget = TERMS_PER_INPUT_OPERATION * max(size, 1000)

@@ -4,7 +4,7 @@ The stages: :func:`~hornermcts.expression.regions.regions` twice (every
 product of sums kept as written, and every product expanded where it stays
 within :data:`~hornermcts.expression.regions.DEFAULT_EXPAND_LIMIT` terms),
 each scored by the quick Horner + CSE count of its units
-(:func:`hornermcts.optimize.quick_cost`); the cheaper is optimized by
+(:func:`hornermcts.pipeline.quick_cost`); the cheaper is optimized by
 :func:`hornermcts.optimize` with the caller's options, all units together;
 :func:`~hornermcts.expression.assemble.assemble` writes the assignments.
 ``sympy.cse`` of the input is a candidate too, so the result never costs
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 import sympy
 
 from ..errors import LimitError
-from ..opcount import OpCount, expression_count
+from ..cost.counting import OpCount, expression_count
 from .assemble import assemble, count, placeholders
 from .sharing import share_across
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
@@ -74,7 +74,7 @@ class WrittenResult:
         One per input expression.
     before, after : OpCount
         Operations as written (every occurrence counted,
-        :func:`~hornermcts.opcount.expression_count`) and of ``statements`` +
+        :func:`~hornermcts.cost.counting.expression_count`) and of ``statements`` +
         ``outputs``.
     form : str
         ``"as written"`` (products of sums kept), ``"expanded"`` (products
@@ -150,7 +150,7 @@ def _candidates(exprs, expand: bool = True) -> list:
 
 def _quick_cost(r: Regions) -> int:
     """The quick Horner + CSE count of the units together, plus the divisions."""
-    from ..optimize import prepare_outputs, quick_cost
+    from ..pipeline import prepare_outputs, quick_cost
 
     _, joint, n_markers = prepare_outputs(r.polynomials())
     divisions = sum(1 for d in r.definitions.values() if d.is_Pow and d.exp == -1)
@@ -190,7 +190,7 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     caller's options as they stand: the search effort of
     :data:`REGION_ITERATIONS` is for many small units.
     """
-    from ..optimize import optimize
+    from ..pipeline import optimize
 
     clock = time.perf_counter()
     exprs = [sympy.sympify(e) for e in exprs]

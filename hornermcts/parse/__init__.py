@@ -79,7 +79,7 @@ import sympy
 from sympy.logic.boolalg import Boolean
 from sympy.polys.rings import PolyElement
 
-from ..polynomial import Polynomial
+from ..polynomial.sparse import Polynomial
 from .errors import ParseError
 from .files import read_file
 from .sympy_input import from_poly, from_sympy

@@ -19,8 +19,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 from sympy.core.sorting import default_sort_key
 
-from ..coefficients import is_finite, product, to_number
-from ..polynomial import MAX_CELLS, Polynomial
+from ..polynomial.coefficients import is_finite, product, to_number
+from ..polynomial.sparse import MAX_CELLS, Polynomial
 from .budget import Budget
 from .sparse import Term, poly_pow
 

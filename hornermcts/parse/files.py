@@ -6,7 +6,7 @@ from typing import Iterator, Sequence
 
 import sympy
 
-from ..polynomial import Polynomial
+from ..polynomial.sparse import Polynomial
 from .errors import ParseError
 from .text import parse_lines
 

@@ -6,7 +6,7 @@ exponents > 0.  Coefficients from text are int, Fraction or ``sympy.Float``
 (Python arithmetic is much faster than SymPy's for the exact cases);
 coefficients from SymPy input are kept as the SymPy numbers they are (most are
 never combined with another).  The two mix freely:
-:func:`~hornermcts.coefficients.product` covers the Fraction-with-Float case.
+:func:`~hornermcts.polynomial.coefficients.product` covers the Fraction-with-Float case.
 Only :meth:`Builder.finish <hornermcts.parse.builder.Builder.finish>` turns
 the dict into a :class:`~hornermcts.polynomial.Polynomial`, so inputs with
 10^5 terms never become one giant SymPy object.
@@ -19,7 +19,7 @@ the dict into a :class:`~hornermcts.polynomial.Polynomial`, so inputs with
 """
 from __future__ import annotations
 
-from ..coefficients import product
+from ..polynomial.coefficients import product
 
 __all__ = ["mono_mul", "poly_mul", "poly_pow", "constant", "Term"]
 

@@ -12,8 +12,8 @@ from sympy.core.relational import Relational
 from sympy.logic.boolalg import Boolean
 from sympy.polys.rings import PolyElement
 
-from ..coefficients import is_finite, to_number, to_python
-from ..polynomial import Polynomial
+from ..polynomial.coefficients import is_finite, to_number, to_python
+from ..polynomial.sparse import Polynomial
 from .budget import Budget
 from .builder import Builder, not_finite_message
 from .sparse import Term, poly_pow

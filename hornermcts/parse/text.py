@@ -15,10 +15,10 @@ from typing import Iterable, Iterator, Sequence
 import sympy
 from sympy.logic.boolalg import Boolean
 
-from ..coefficients import product, quotient
+from ..polynomial.coefficients import product, quotient
 from ..collector import paused
 from ..errors import TimeLimitError, visible
-from ..polynomial import MAX_EXPONENT, Polynomial
+from ..polynomial.sparse import MAX_EXPONENT, Polynomial
 from .budget import Budget
 from .builder import Builder
 from .errors import ParseError

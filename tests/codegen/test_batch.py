@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 
 from hornermcts import codegen
 from hornermcts.errors import OptionError
-from hornermcts.horner_scheme import horner_dag
-from hornermcts.optimize import optimize
+from hornermcts.dag.horner import horner_dag
+from hornermcts.pipeline import optimize
 from hornermcts.parse import as_polynomial
 from hornermcts.polynomial import Polynomial
 

@@ -16,7 +16,7 @@ import pytest
 import sympy
 
 from hornermcts import codegen
-from hornermcts.horner_scheme import horner_dag
+from hornermcts.dag.horner import horner_dag
 from hornermcts.parse import as_polynomial
 
 pytestmark = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")

@@ -37,9 +37,9 @@ import pytest
 import sympy
 
 from hornermcts import codegen
-from hornermcts.families import load
-from hornermcts.horner_scheme import horner_dag
-from hornermcts.optimize import optimize
+from hornermcts.research.families import load
+from hornermcts.dag.horner import horner_dag
+from hornermcts.pipeline import optimize
 from hornermcts.parse import as_polynomial
 from hornermcts.polynomial import Polynomial
 

@@ -13,7 +13,7 @@ from hornermcts import optimize
 from hornermcts.codegen.compensated import compensate
 from hornermcts.codegen.program import Program, names_in
 from hornermcts.dag import Dag
-from hornermcts.families import random_polynomial
+from hornermcts.research.families import random_polynomial
 
 
 def test_walk_is_remembered_until_the_dag_changes():

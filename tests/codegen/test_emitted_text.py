@@ -24,7 +24,7 @@ from hornermcts.codegen.fortran import FortranPrinter
 from hornermcts.codegen.literals import Literal, c_literal, fortran_literal, python_literal
 from hornermcts.codegen.printing import Writer
 from hornermcts.codegen.python import PythonPrinter
-from hornermcts.horner_scheme import horner_dag
+from hornermcts.dag.horner import horner_dag
 from hornermcts.parse import as_polynomial
 
 PINNED = Path(__file__).parent / "pinned"

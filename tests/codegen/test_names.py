@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hornermcts import codegen
-from hornermcts.horner_scheme import horner_dag
+from hornermcts.dag.horner import horner_dag
 from hornermcts.parse import as_polynomial
 
 needs_cc = pytest.mark.skipif(shutil.which("cc") is None, reason="no C compiler (cc)")

@@ -14,7 +14,7 @@ import pytest
 import sympy
 
 from hornermcts import codegen
-from hornermcts.horner_scheme import horner_dag
+from hornermcts.dag.horner import horner_dag
 from hornermcts.parse import as_polynomial
 
 x, y, z = sympy.symbols("x y z")

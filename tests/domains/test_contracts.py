@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from hornermcts.domains.horner_orders import HornerOrderProblem
+from hornermcts.order.problem import HornerOrderProblem
 from hornermcts.domains.samegame import PLAYOUTS, SCORINGS, SameGame, random_board
-from hornermcts.families import random_polynomial
+from hornermcts.research.families import random_polynomial
 from hornermcts.parse import from_sympy
 from hornermcts.search import RootedProblem, check_problem
 

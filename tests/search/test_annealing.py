@@ -6,8 +6,8 @@ import itertools
 
 import pytest
 
-from hornermcts.families import random_polynomial
-from hornermcts.fastcount import FastCounter
+from hornermcts.research.families import random_polynomial
+from hornermcts.cost.fast_counter import FastCounter
 from hornermcts.search.annealing import anneal
 
 

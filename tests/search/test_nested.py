@@ -330,8 +330,8 @@ def test_nrpa_is_alg3_with_a_copy_per_level_and_ties_replacing_the_best():
 
 
 def horner_problem(**options):
-    from hornermcts.domains.horner_orders import HornerOrderProblem
-    from hornermcts.families import random_polynomial
+    from hornermcts.order.problem import HornerOrderProblem
+    from hornermcts.research.families import random_polynomial
 
     class ByPosition(HornerOrderProblem):
         """NRPA's code of a variable: (position in the scheme, variable)."""

@@ -7,8 +7,8 @@ import os
 import pytest
 
 from hornermcts.errors import OptionError
-from hornermcts.families import random_polynomial
-from hornermcts.optimize import optimize
+from hornermcts.research.families import random_polynomial
+from hornermcts.pipeline import optimize
 from hornermcts.search import mcts
 from hornermcts.search.annealing import anneal
 from hornermcts.search.parallel import fork_map, in_child, worker_count

@@ -16,7 +16,7 @@ Examples
 --------
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner_scheme import horner_dag
+>>> from hornermcts.dag.horner import horner_dag
 >>> x, y, z = sympy.symbols("x y z")
 >>> p = Polynomial((x, y, z), [[3, 2, 0], [2, 1, 0], [3, 0, 1]], [1, 1, 1])
 >>> counter = FastCounter(p)
@@ -30,10 +30,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .coefficients import common_denominator
-from .errors import OptionError
-from .horner_scheme import coefficient_mode, exact_coefficients, normalize_order
-from .opcount import OpCount, pieces_count
+from ..polynomial.coefficients import common_denominator
+from ..errors import OptionError
+from ..dag.horner import coefficient_mode, exact_coefficients, normalize_order
+from .counting import OpCount, pieces_count
 
 __all__ = ["FastCounter"]
 
@@ -703,7 +703,7 @@ class FastCounter:
     ----------
     poly : Polynomial
     mode : {"content", "sign"}, optional
-        As in :func:`~hornermcts.horner_scheme.horner_dag` (default: the same choice).
+        As in :func:`~hornermcts.dag.horner.horner_dag` (default: the same choice).
     fold : {"levels", "intervals"}, optional
         How the trie of the sorted terms is folded; the counts are the same.
         ``"levels"`` visits every run of terms at every depth;
@@ -715,8 +715,8 @@ class FastCounter:
         the intervals are 1.2x slower).
 
     ``count(order)`` returns the total, ``count_detail(order)`` an
-    :class:`~hornermcts.opcount.OpCount`; orders are column indices (outermost
-    first) or anything :func:`~hornermcts.horner_scheme.normalize_order` accepts.
+    :class:`~hornermcts.cost.counting.OpCount`; orders are column indices (outermost
+    first) or anything :func:`~hornermcts.dag.horner.normalize_order` accepts.
     The structural hashes are 64-bit, so two different subexpressions could in
     principle collide (probability about n^2 / 2^64); the exact DAG is what
     :func:`hornermcts.optimize` finally builds and reports.

@@ -1,11 +1,11 @@
 """Accuracy: the floating-point error of the emitted program, measured, so no transformation trades it silently.
 
-Fewer operations can cost accuracy.  New variables (:mod:`hornermcts.substitution`)
+Fewer operations can cost accuracy.  New variables (:mod:`hornermcts.rewrites.substitution`)
 are the clear case: ``expand((x1+x3)**40 + (x1-x3)**39)`` in ``_l0 = x1 + x3``
 is 80 operations shorter, but where ``x1 ~ -x3`` the sum cancels before it is
 raised to the 40th power, and the compiled code has a relative error of up to
 13 against the exact value, where the same search in ``x1`` and ``x3`` stays
-within 5e-15.  :func:`~hornermcts.optimize.optimize` keeps a transformation
+within 5e-15.  :func:`~hornermcts.pipeline.optimize` keeps a transformation
 (new variables, factoring, the greedy step) only when the emitted program's
 error bound (:func:`error_bounds`) is :func:`no_worse` than that of the form
 without it, point by point at :data:`BOUND_SAMPLES` points, and reports the
@@ -35,8 +35,8 @@ from fractions import Fraction
 import numpy as np
 from sympy import default_sort_key
 
-from .coefficients import to_fraction
-from .dag import Add, Dag, Mul, Pow, Scale
+from ..polynomial.coefficients import to_fraction
+from ..dag.graph import Add, Dag, Mul, Pow, Scale
 
 try:  # exact arithmetic in C, about 4 times as fast as Fraction on HEP(sigma)
     from flint import fmpq as _fmpq
@@ -73,7 +73,7 @@ def relative_error(dag: Dag) -> float | None:
     range.  An output whose float64 value overflows has error ``inf``.  Measured once per DAG (remembered with it).
 
     >>> import sympy
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> from hornermcts.parse import as_polynomial
     >>> x = sympy.Symbol("x")
     >>> relative_error(horner_dag(as_polynomial(x**2 + 1))) < 2.0**-52   # 1 + x*x: two roundings, no cancellation

@@ -30,7 +30,7 @@ Examples
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 import io
 import os

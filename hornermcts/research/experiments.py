@@ -1,6 +1,6 @@
 """Sweeps: many independent searches over a grid of options, on one or many machines.
 
-Every run is one :func:`~hornermcts.optimize.optimize` call with a
+Every run is one :func:`~hornermcts.pipeline.optimize` call with a
 deterministic seed derived from the sweep's ``seed``, the run's options and its
 index, so the same sweep gives the same table on every backend (and a grid
 extended later reuses the rows it already has): serially,
@@ -19,7 +19,7 @@ Examples
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 import itertools
 import json
@@ -93,7 +93,7 @@ def _jobs(grid, seeds, base_seed: int) -> list[dict]:
     for key in {k for p in points for k in p}:
         if key not in GRID_KEYS:
             raise OptionError(f"grid key {key!r} is not a search option; use {GRID_KEYS}")
-    from .options import Options
+    from ..options import Options
 
     runs = range(seeds) if isinstance(seeds, int) else list(seeds)
     defaults = {key: getattr(Options(), key) for key in GRID_KEYS}
@@ -130,7 +130,7 @@ def run_job(job: dict, poly=None) -> dict:
     or after it.  A run uses one process (``workers=1``): the
     sweep spreads its runs over the cores.
     """
-    from .optimize import optimize
+    from ..pipeline import optimize
 
     poly = poly if poly is not None else _WORKER_POLY
     options = {k: job[k] for k in GRID_KEYS}
@@ -196,7 +196,7 @@ def sweep(
         Rows in grid order.  On Ctrl-C the finished rows are returned (and
         saved) and the interruption is re-raised only after that.
     """
-    from .parse import as_polynomial
+    from ..parse import as_polynomial
 
     poly = as_polynomial(expr)
     jobs = _jobs(grid, seeds, seed)

@@ -18,7 +18,7 @@ Examples
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence
@@ -28,7 +28,7 @@ import sympy
 
 from .coefficients import to_fraction, to_number
 
-# to_number lives in hornermcts.coefficients; it stays importable from here
+# to_number lives in hornermcts.polynomial.coefficients; it stays importable from here
 __all__ = ["Polynomial", "to_number", "MAX_EXPONENT", "MAX_CELLS"]
 
 #: The largest exponent of a variable (``x^2147483647``, 2^31 - 1).  Nothing

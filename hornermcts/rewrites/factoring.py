@@ -60,10 +60,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from .coefficients import common_denominator, int_if_integral, to_python
-from .dag import ONE, Add, Dag, Mul, Pow, Scale
-from .deadline import Deadline
-from .polynomial import Polynomial
+from ..polynomial.coefficients import common_denominator, int_if_integral, to_python
+from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale
+from ..deadline import Deadline
+from ..polynomial.sparse import Polynomial
 
 __all__ = ["Factorization", "factorization", "product_dag", "TIME_SHARE", "FACTOR_SECONDS", "FACTOR_MEMORY",
            "MAX_COST", "MAX_VARIABLES", "MAX_DEGREE"]
@@ -274,12 +274,12 @@ def product_dag(poly: Polynomial, split: Factorization, dags: list) -> Dag:
 
     >>> import sympy
     >>> from hornermcts.parse import from_sympy
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y, z = sympy.symbols("x y z")
     >>> poly = from_sympy(sympy.expand(-3*x*(x + y)**3*(y + 2*z)))
     >>> split = factorization(poly)
     >>> dag = product_dag(poly, split, [horner_dag(f, list(range(f.n_vars))) for f, _ in split.factors])
-    >>> from hornermcts.views import to_expressions
+    >>> from hornermcts.dag.views import to_expressions
     >>> sympy.expand(to_expressions(dag)[0] - poly.to_sympy()), dag.count().total   # x*(x+y)^3*(y+2z)*(-3)
     (0, 8)
     """

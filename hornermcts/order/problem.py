@@ -28,9 +28,9 @@ from ..errors import OptionError
 
 import numpy as np
 
-from ..fastcount import FastCounter
-from ..opcount import original_count
-from ..structure import structural_order
+from ..cost.fast_counter import FastCounter
+from ..cost.counting import original_count
+from .structure import structural_order
 
 __all__ = ["HornerOrderProblem", "DIRECTIONS"]
 
@@ -57,7 +57,7 @@ class HornerOrderProblem:
     columns : sequence of int, optional
         Every column, in the order the moves are offered (the order of a
         node's children, of a playout's draws); default
-        :func:`~hornermcts.structure.structural_order`, so that the search
+        :func:`~hornermcts.order.structure.structural_order`, so that the search
         does not depend on the variables' names or the order of the terms.
 
     Variables that do not occur in ``poly`` are not searched; they are

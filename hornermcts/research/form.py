@@ -63,8 +63,8 @@ def run_form(poly, *, level: int = 3, method: str | None = None, order=None,
         ``original`` and ``optimized`` totals, ``*_detail`` (FORM's
         ``nP nM nA``), ``scheme`` (in our symbol names) and ``seconds``.
     """
-    from .horner_scheme import normalize_order
-    from .textio import write_text
+    from ..dag.horner import normalize_order
+    from ..polynomial.text import write_text
 
     tool = form_ops_path()
     if tool is None or shutil.which("form") is None:

@@ -7,14 +7,14 @@ from :meth:`~hornermcts.dag.Dag.delivered` and realise exactly
 operand ``c*a`` and each power step (``x^3 = x^2*x``) is a temporary, and an
 opaque piece with arithmetic inside (``1/z``, ``sin(x + y)``) is computed
 once.  The nested expression has no temporaries by nature: it repeats what
-is shared, and its own count is :func:`~hornermcts.opcount.expression_count`
+is shared, and its own count is :func:`~hornermcts.cost.counting.expression_count`
 of it (``>= dag.count()``).
 
 Examples
 --------
 >>> import sympy
 >>> from hornermcts.polynomial import Polynomial
->>> from hornermcts.horner_scheme import horner_dag
+>>> from hornermcts.dag.horner import horner_dag
 >>> x, y = sympy.symbols("x y")
 >>> p = Polynomial((x, y), [[2, 1], [3, 1], [2, 0], [3, 0]], [1, 1, 3, 3])
 >>> dag = horner_dag(p, [x, y])
@@ -33,16 +33,16 @@ x**2*(t0*x + t0)
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 from fractions import Fraction
 from typing import Iterator, Mapping
 
 import sympy
 
-from .coefficients import to_fraction, to_number
-from .dag import ONE, Add, Dag, Mul, Pow, Scale, power_plan
-from .opcount import expression_count
+from ..polynomial.coefficients import to_fraction, to_number
+from .graph import ONE, Add, Dag, Mul, Pow, Scale, power_plan
+from ..cost.counting import expression_count
 
 __all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "program_graph", "evaluate_dag"]
 
@@ -100,7 +100,7 @@ def to_expressions(dag: Dag) -> list:
 
     The opaque pieces stand in place; nothing is re-evaluated, so the
     expression is the optimized form as built (its operations:
-    :func:`~hornermcts.opcount.expression_count`).
+    :func:`~hornermcts.cost.counting.expression_count`).
     """
     bases = [dag.opaque.get(s, s) for s in dag.symbols]
 
@@ -385,12 +385,12 @@ def evaluate_dag(dag: Dag, point: Mapping | list, output: int = 0) -> Fraction:
     numbers; a float (or a SymPy ``Float``) counts as the exact value of its
     binary representation.  Given per symbol, an opaque placeholder missing
     from ``point`` takes its piece's value at the point when that is an exact
-    number (the new variables of :mod:`hornermcts.substitution`, ``1/z``);
+    number (the new variables of :mod:`hornermcts.rewrites.substitution`, ``1/z``);
     in column order, every column's value is given, placeholders' too.
 
     >>> import sympy
     >>> from hornermcts.parse import from_sympy
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> x, y = sympy.symbols("x y")
     >>> dag = horner_dag(from_sympy(x + 1/y))
     >>> evaluate_dag(dag, {x: 1, y: 4})

@@ -37,8 +37,8 @@ OUTSIDE_SECONDS = 0.2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from . import options
-    from .codegen import LANGUAGES, PRECISION_SUPPORT
+    from .. import options
+    from ..codegen import LANGUAGES, PRECISION_SUPPORT
 
     parser.add_argument("file", help="polynomial file in FORM (^) or SymPy (**) syntax, or - for stdin")
     options.add_arguments(parser)  # one flag per field of hornermcts.Options
@@ -62,10 +62,10 @@ def _read(path: str, deadline=None, max_terms=None):
     end (:func:`~hornermcts.parse.written_text.as_written`); anything else
     as the :class:`~hornermcts.polynomial.Polynomial` the text parser reads.
     """
-    from .expression.regions import structured
-    from .parse import from_text, read_file
-    from .parse.text import expression_name
-    from .parse.written_text import MAX_WRITTEN_CHARACTERS, as_written
+    from ..expression.regions import structured
+    from ..parse import from_text, read_file
+    from ..parse.text import expression_name
+    from ..parse.written_text import MAX_WRITTEN_CHARACTERS, as_written
 
     text = sys.stdin.read() if path == "-" else None
     if text is None and os.path.getsize(path) <= MAX_WRITTEN_CHARACTERS:
@@ -109,7 +109,7 @@ def _described(path: str, poly, name) -> str:
     where = "<stdin>" if path == "-" else path
     named = f"expression {name[0]} (line {name[1]}): " if name else ""
     if not hasattr(poly, "n_terms"):  # a SymPy expression as written
-        from .opcount import expression_count
+        from ..cost.counting import expression_count
 
         ops, n = expression_count(poly).total, len(poly.free_symbols)
         return f"{where}: {named}as written, {ops} operations, {n} variable{'' if n == 1 else 's'}"
@@ -125,7 +125,7 @@ def _kernel_cache() -> tuple[str | None, bool]:
     """
     from numba.core.dispatcher import Dispatcher
 
-    from . import fastcount
+    from ..cost import fast_counter as fastcount
 
     kernels = [v for v in vars(fastcount).values() if isinstance(v, Dispatcher)]
     if not kernels:
@@ -141,11 +141,11 @@ def _kernel_cache() -> tuple[str | None, bool]:
 
 def _prepare_kernels(poly, status) -> None:
     """Compile the fast counter for ``poly`` (or load it from Numba's disk cache), saying which."""
-    from .fastcount import FastCounter
+    from ..cost.fast_counter import FastCounter
 
     folder, cached = _kernel_cache()
     if not hasattr(poly, "n_terms"):  # an expression as written: its regions are polynomials, the same kernels
-        from .parse import from_text
+        from ..parse import from_text
 
         poly = from_text("x*y + x + 1")
     if folder is None or not (poly.n_terms and poly.n_vars):
@@ -162,9 +162,9 @@ def _prepare_kernels(poly, status) -> None:
 
 def run(args: argparse.Namespace) -> int:
     line = StatusLine(sys.stderr) if shows_status(args) else None
-    from .deadline import Deadline
-    from .optimize import optimize
-    from .options import from_arguments
+    from ..deadline import Deadline
+    from ..pipeline import optimize
+    from ..options import from_arguments
 
     options = from_arguments(args)  # checked before the input is read
     _check_output(args.output)
@@ -182,7 +182,7 @@ def run(args: argparse.Namespace) -> int:
         result = optimize(poly, options, progress=None if line is None else "auto", deadline=budget)
         code = None
         if args.emit:
-            from .codegen import emit
+            from ..codegen import emit
 
             if line is not None:
                 line(f"writing {args.emit} code ...")

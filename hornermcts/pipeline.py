@@ -2,14 +2,14 @@
 
 :func:`optimize` calls named stages, like SymPy's ``cse``:
 :func:`prepare_outputs` (the input as a polynomial, several outputs joined),
-:func:`~hornermcts.factoring.factorization` (a product's factors are
+:func:`~hornermcts.rewrites.factoring.factorization` (a product's factors are
 optimized one by one, as below, and multiplied; the whole is optimized too
 and the cheaper kept),
 :func:`search_orders` (the occurrence orders, then the preset's searches,
 MCTS and simulated annealing, every order scored by the fast counter,
 Horner + CSE; the generic driver is :func:`hornermcts.search.shortlist`),
 :func:`screen_candidates` (the best few orders built as DAGs and given the
-greedy optimizations of :mod:`hornermcts.greedy`; the best wins), then
+greedy optimizations of :mod:`hornermcts.dag.greedy`; the best wins), then
 :func:`compare_with_input` (the input's own form when it is cheaper).
 The options are one :class:`~hornermcts.options.Options`; presets
 (:data:`PRESETS`) are lists of stages, like FORM's levels O1..O4.
@@ -40,26 +40,26 @@ from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
-from .accuracy import SAMPLES, no_worse, relative_error
-from .dag import Dag
+from .cost.accuracy import SAMPLES, no_worse, relative_error
+from .dag.graph import Dag
 from .deadline import Deadline
-from .domains.horner_orders import HornerOrderProblem
-from .factoring import factorization, product_dag
-from .fastcount import FastCounter
-from .given import given_dag
-from .greedy import greedy as greedy_step
-from .horner_scheme import horner_dag
-from .opcount import OpCount, expression_count, original_count, pieces_count
+from .order.problem import HornerOrderProblem
+from .rewrites.factoring import factorization, product_dag
+from .cost.fast_counter import FastCounter
+from .dag.given import given_dag
+from .dag.greedy import greedy as greedy_step
+from .dag.horner import horner_dag
+from .cost.counting import OpCount, expression_count, original_count, pieces_count
 from .options import PRESETS, Options, make
-from .polynomial import Polynomial
+from .polynomial.sparse import Polynomial
 from .search import MCTSResult, mcts
 from .search.annealing import anneal
 from .search.arguments import seed_value
 from .search.parallel import fork_map, processes
 from .search.shortlist import ScoreBook, Shortlist, Stage, shortlist
-from .structure import structural_order
-from .substitution import linear_substitution
-from .views import program_graph, to_assignments, to_expressions, to_networkx
+from .order.structure import structural_order
+from .rewrites.substitution import linear_substitution
+from .dag.views import program_graph, to_assignments, to_expressions, to_networkx
 
 if TYPE_CHECKING:
     from .expression.written import WrittenResult
@@ -68,7 +68,7 @@ __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders"
            "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost",
            "SUBSTITUTION_SHARE"]
 
-#: With a time limit, the search for new variables (:mod:`hornermcts.substitution`) may take this share of it.
+#: With a time limit, the search for new variables (:mod:`hornermcts.rewrites.substitution`) may take this share of it.
 SUBSTITUTION_SHARE = 0.1
 
 
@@ -93,15 +93,15 @@ class OptimizeResult:
     before, after : OpCount
         Operations of the input as given and of the result, by kind.  A
         SymPy input counts as written (``(x + y)**8``: 4, not its 9 expanded
-        terms; :func:`~hornermcts.opcount.expression_count`); a polynomial,
-        a file or text as its terms (:func:`~hornermcts.opcount.original_count`),
+        terms; :func:`~hornermcts.cost.counting.expression_count`); a polynomial,
+        a file or text as its terms (:func:`~hornermcts.cost.counting.original_count`),
         each opaque piece's own arithmetic once.  ``after`` is exactly what
         every artifact holds: the emitted code (:mod:`hornermcts.codegen`),
         :meth:`assignments` and :meth:`graph`; :meth:`expression` repeats
         what is shared (its own count: ``expression_count(result.expression())``).
     form : str
         ``"optimized"``; ``"factored"`` when the input is a product
-        (:mod:`hornermcts.factoring`) and the product of its optimized
+        (:mod:`hornermcts.rewrites.factoring`) and the product of its optimized
         factors is the cheaper form (then ``order``, ``search`` and
         ``factors`` are the factors', ``history`` is empty); or ``"input"``
         when the input as written costs fewer operations than the best
@@ -113,7 +113,7 @@ class OptimizeResult:
         else empty.
     variables : dict
         The new variables the input was written in before the search
-        (:mod:`hornermcts.substitution`), ``{placeholder: linear form of the
+        (:mod:`hornermcts.rewrites.substitution`), ``{placeholder: linear form of the
         input's variables}``; ``order`` names them by their forms and the
         code computes each first.  Empty when none paid.
     cse : OpCount
@@ -121,11 +121,11 @@ class OptimizeResult:
         greedy step; equal to ``after`` without it).
     relative_error : float or None
         The emitted double-precision code's largest relative error at a few
-        sample points against the exact value (:func:`hornermcts.accuracy.relative_error`;
+        sample points against the exact value (:func:`hornermcts.cost.accuracy.relative_error`;
         None when the result is too large to measure).  No transformation
         (new variables, factoring, the greedy step) is kept whose running
         error bound is more than three times that of the form without it at
-        any of 64 points (:func:`hornermcts.accuracy.no_worse`), so that its
+        any of 64 points (:func:`hornermcts.cost.accuracy.no_worse`), so that its
         error stays within ten times; where it is large anyway, the
         polynomial cancels: compensated arithmetic (``precision="compensated"``) is the remedy.
     baselines : dict
@@ -220,8 +220,8 @@ class OptimizeResult:
         return to_assignments(self.dag, symbols)
 
     def graph(self):
-        """The optimized DAG as a networkx DiGraph (:func:`~hornermcts.views.to_networkx`; a result as written:
-        its program's, :func:`~hornermcts.views.program_graph`: the code's statements)."""
+        """The optimized DAG as a networkx DiGraph (:func:`~hornermcts.dag.views.to_networkx`; a result as written:
+        its program's, :func:`~hornermcts.dag.views.program_graph`: the code's statements)."""
         if self.written is not None:
             from .codegen.program import Program
 
@@ -269,7 +269,7 @@ def baseline_orders(poly, fixed=(), columns=None) -> dict:
     """The occurrence order, forward and backward: ``{name: column order}``.
 
     Columns in ``fixed`` stay outermost in both.  Columns occurring in
-    equally many terms are ordered by :func:`~hornermcts.structure.structural_order`
+    equally many terms are ordered by :func:`~hornermcts.order.structure.structural_order`
     (or by ``columns``, that order already computed), not by name.
     """
     fixed = list(fixed)
@@ -370,7 +370,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     regions by the stages below; the result's ``written`` holds what it made.
     The stages: :func:`prepare_outputs` (parse), the factors when the input
     is a product (each optimized by these stages, then multiplied;
-    :mod:`hornermcts.factoring`), :func:`search_orders` (the
+    :mod:`hornermcts.rewrites.factoring`), :func:`search_orders` (the
     occurrence orders, then the searches of the preset: MCTS, annealing),
     :func:`screen_candidates` (the best few orders built as DAGs, one greedy
     pass each; the best wins and gets the remaining greedy passes),
@@ -495,7 +495,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     """The input optimized as one polynomial: ``(best candidate, searches, history, baselines, substitution)``.
 
     ``substitution`` (None if none pays) holds the new variables the input
-    was written in first (:mod:`hornermcts.substitution`); the baselines are
+    was written in first (:mod:`hornermcts.rewrites.substitution`); the baselines are
     the input's own occurrence orders.
     """
     fixed = tuple(range(n_markers))
@@ -550,9 +550,9 @@ def _own_order(joint: Polynomial, n_markers: int) -> list:
 def quick_cost(poly: Polynomial, fixed: tuple = ()) -> int:
     """The cheaper occurrence order's Horner + CSE count of ``poly`` (``fixed`` columns outermost).
 
-    How :func:`~hornermcts.substitution.linear_substitution` scores the new variables it tries.
+    How :func:`~hornermcts.rewrites.substitution.linear_substitution` scores the new variables it tries.
 
-    >>> from hornermcts.families import hep_sigma
+    >>> from hornermcts.research.families import hep_sigma
     >>> quick_cost(hep_sigma())
     5407
     """
@@ -626,7 +626,7 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
 
     Examples
     --------
-    >>> from hornermcts.families import hep_sigma
+    >>> from hornermcts.research.families import hep_sigma
     >>> found = search_orders(hep_sigma(), Options(iterations=100))
     >>> len(found.best), [s.__class__.__name__ for s in found.searches]
     (5, ['MCTSResult', 'AnnealResult'])

@@ -59,11 +59,11 @@ from typing import Callable
 import numpy as np
 import sympy
 
-from .coefficients import common_denominator, int_if_integral, to_python
-from .deadline import Deadline
-from .opcount import pieces_count
-from .polynomial import Polynomial
-from .structure import structural_order
+from ..polynomial.coefficients import common_denominator, int_if_integral, to_python
+from ..deadline import Deadline
+from ..cost.counting import pieces_count
+from ..polynomial.sparse import Polynomial
+from ..order.structure import structural_order
 
 __all__ = ["Substitution", "linear_substitution", "binomial_pairs", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE",
            "STEPS_PER_VARIABLE", "PAIRS_PER_TERM"]
@@ -117,7 +117,7 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
     Parameters
     ----------
     joint : Polynomial
-        The input (several outputs joined, as :func:`hornermcts.optimize.prepare_outputs` makes them).
+        The input (several outputs joined, as :func:`hornermcts.pipeline.prepare_outputs` makes them).
     n_markers : int
         Leading output-marker columns, never substituted.
     cost : callable

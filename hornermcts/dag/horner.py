@@ -25,7 +25,7 @@ Examples
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 import sys
 from bisect import bisect_right
@@ -35,10 +35,10 @@ from typing import NamedTuple
 import numpy as np
 import sympy
 
-from .coefficients import common_denominator, to_python
-from .collector import paused
-from .dag import ONE, Dag
-from .polynomial import Polynomial
+from ..polynomial.coefficients import common_denominator, to_python
+from ..collector import paused
+from .graph import ONE, Dag
+from ..polynomial.sparse import Polynomial
 
 __all__ = ["horner_dag", "normalize_order", "coefficient_mode", "exact_coefficients"]
 

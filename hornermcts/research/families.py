@@ -27,7 +27,7 @@ in the same order.
 
 Examples
 --------
->>> from hornermcts.opcount import original_count
+>>> from hornermcts.cost.counting import original_count
 >>> p = resultant(7, 5)
 >>> p.n_terms, original_count(p).total
 (11380, 142711)
@@ -36,7 +36,7 @@ Examples
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 import itertools
 import math
@@ -248,7 +248,7 @@ def determinant(n: int) -> Polynomial:
         ``n!`` terms with coefficients +-1 in the ``n^2`` variables
         ``m_0_0, m_0_1, ..., m_{n-1}_{n-1}`` (row-major, 0-based), one term per
         permutation (Leibniz formula), permutations in lexicographic order.
-        FORM cannot read names with underscores: :func:`hornermcts.textio.write_text`
+        FORM cannot read names with underscores: :func:`hornermcts.polynomial.text.write_text`
         renames them (``m_0_0`` becomes ``m00``) when writing FORM syntax.
 
     Examples
@@ -762,7 +762,7 @@ def hep_sigma() -> Polynomial:
 
     Examples
     --------
-    >>> from hornermcts.opcount import original_count
+    >>> from hornermcts.cost.counting import original_count
     >>> p = hep_sigma()
     >>> p.n_terms, p.n_vars, original_count(p).total
     (5717, 15, 47424)

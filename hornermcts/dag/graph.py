@@ -15,7 +15,7 @@ each stored once (hash-consing):
     the product ``c*a`` of a positive number ``c != 1`` and node ``a``, made
     a node of its own so that products can use it (``(2*x)*y`` with ``2*x``
     shared); the Horner construction never makes one, the greedy
-    optimizations of :mod:`hornermcts.greedy` do.
+    optimizations of :mod:`hornermcts.dag.greedy` do.
 
 A *value* is a pair ``(c, node)``: a scalar times a node; each output
 (``roots``, one per polynomial optimized together; ``root`` is the first) is
@@ -25,11 +25,11 @@ by their content (gcd, sign chosen so the first is positive) and the content
 travels up to the parent as the scalar.  Two occurrences of the same
 subexpression, up to sign and a numeric factor, are therefore one node:
 building the DAG *is* common subexpression elimination (value numbering).
-Every reader of a DAG (the counts here, :mod:`hornermcts.views`,
-:mod:`hornermcts.codegen`, :mod:`hornermcts.greedy`) visits it through
+Every reader of a DAG (the counts here, :mod:`hornermcts.dag.views`,
+:mod:`hornermcts.codegen`, :mod:`hornermcts.dag.greedy`) visits it through
 :meth:`Dag.walk` and tells the kinds apart by their types.
 
-Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
+Operation counts follow FORM's model (see :mod:`hornermcts.cost.counting`):
 
 * a sum node costs one addition; an operand ``c*a`` with ``c`` not +-1 (and
   ``a`` not the constant) costs one multiplication, and with sharing each
@@ -44,12 +44,12 @@ Operation counts follow FORM's model (see :mod:`hornermcts.opcount`):
   (:meth:`Dag.powers_needed`) are computed together by :func:`power_plan`
   (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more than repeated
   squaring of each; without sharing each occurrence of ``x^n`` costs
-  :func:`~hornermcts.opcount.power_cost` ``(n)``;
+  :func:`~hornermcts.cost.counting.power_cost` ``(n)``;
 * each distinct opaque piece (``sin(x + y)``, ``1/z``) is computed once, at
-  the cost of its own arithmetic (:func:`~hornermcts.opcount.expression_count`).
+  the cost of its own arithmetic (:func:`~hornermcts.cost.counting.expression_count`).
 
 Every emitted artifact (:mod:`hornermcts.codegen`, the views of
-:mod:`hornermcts.views`) is written from :meth:`Dag.delivered` and contains
+:mod:`hornermcts.dag.views`) is written from :meth:`Dag.delivered` and contains
 exactly :meth:`Dag.count` operations; the tests check this with a counter
 that reads the emitted text.
 
@@ -76,9 +76,9 @@ from math import gcd
 from operator import itemgetter
 from typing import ClassVar, Iterator
 
-from .coefficients import int_if_integral, quotient
-from .collector import paused
-from .opcount import OpCount, pieces_count, power_cost
+from ..polynomial.coefficients import int_if_integral, quotient
+from ..collector import paused
+from ..cost.counting import OpCount, pieces_count, power_cost
 
 __all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "power_plan", "content"]
 
@@ -505,7 +505,7 @@ class Dag:
 
         >>> import sympy
         >>> from hornermcts.parse import from_sympy
-        >>> from hornermcts.horner_scheme import horner_dag
+        >>> from hornermcts.dag.horner import horner_dag
         >>> w, x, y, z = sympy.symbols("w x y z")
         >>> dag = horner_dag(from_sympy(x*(y + 2*z) + w + 2*z), ["x"])   # 2*z in two sums
         >>> out = dag.delivered()

@@ -1,6 +1,6 @@
 """Greedy optimizations after common subexpression elimination.
 
-The Horner DAG of :mod:`hornermcts.horner_scheme` is binary.  Here it is first read
+The Horner DAG of :mod:`hornermcts.dag.horner` is binary.  Here it is first read
 as *n-ary* expressions: a sum node used once by another sum is merged into it
 (its coefficients scaled), a product used once by a product likewise, so that
 every expression is either a sum ``c1*a1 + c2*a2 + ...`` or a product
@@ -29,8 +29,8 @@ Examples
 --------
 >>> import sympy
 >>> from hornermcts.parse import from_sympy
->>> from hornermcts.horner_scheme import horner_dag
->>> from hornermcts.views import to_expression
+>>> from hornermcts.dag.horner import horner_dag
+>>> from hornermcts.dag.views import to_expression
 >>> a, b, c, d, u, x, y = sympy.symbols("a b c d u x y")
 >>> expr = sympy.expand((a + b)*(c + d)*x + 2*(a + b)*y + 3*(c + d)*u + x*y*u)
 >>> dag = horner_dag(from_sympy(expr))
@@ -42,16 +42,16 @@ Examples
 """
 from __future__ import annotations
 
-from .errors import OptionError
+from ..errors import OptionError
 
 import heapq
 from fractions import Fraction
 from functools import lru_cache
 from math import gcd
 
-from .coefficients import quotient
-from .dag import ONE, Add, Dag, Mul, Scale, content
-from .deadline import Deadline
+from ..polynomial.coefficients import quotient
+from .graph import ONE, Add, Dag, Mul, Scale, content
+from ..deadline import Deadline
 
 __all__ = ["greedy", "nary", "pair_greedy", "factorize"]
 
@@ -566,7 +566,7 @@ def greedy(dag: Dag, *, factorize: bool = True, rounds: int = 3, deadline: Deadl
     Parameters
     ----------
     dag : Dag
-        Typically a Horner DAG after CSE (:func:`~hornermcts.horner_scheme.horner_dag`).
+        Typically a Horner DAG after CSE (:func:`~hornermcts.dag.horner.horner_dag`).
     factorize : bool, default True
         Also apply partial factorisation (then pair patterns again).
     rounds : int, default 3

@@ -18,7 +18,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from .errors import HornerMCTSError, visible
+from ..errors import HornerMCTSError, visible
 from .status_line import StatusLine, may_show
 
 #: When the command started (this module is the first the ``hornermcts`` script
@@ -29,7 +29,7 @@ __all__ = ["main", "SUBCOMMANDS"]
 
 #: subcommand -> (module, one-line help); each module has add_arguments(parser) and run(args)
 SUBCOMMANDS = {
-    "optimize": ("hornermcts.cli_optimize", "optimize a polynomial: Horner scheme by MCTS, CSE, summary"),
+    "optimize": ("hornermcts.cli.optimize", "optimize a polynomial: Horner scheme by MCTS, CSE, summary"),
     "samegame": ("hornermcts.domains.samegame.cli", "play SameGame / Clickomania / Bubble Breaker boards"),
     "partition": ("hornermcts.domains.number_partitioning.cli", "number partitioning: KK, complete-KK DFS, MCTS"),
     "stacking": ("hornermcts.domains.stacking.cli", "the stacking problem: FO simulation, MS, MCTS"),
@@ -62,7 +62,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
         prog="hornermcts",
         description="Multivariate Horner schemes by Monte Carlo Tree Search, with CSE and code generation.",
     )
-    from . import __version__
+    from .. import __version__
 
     parser.add_argument("--version", action="version", version=f"hornermcts {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

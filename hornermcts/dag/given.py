@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import sympy
 
-from .coefficients import to_python
-from .dag import ONE, Dag
+from ..polynomial.coefficients import to_python
+from .graph import ONE, Dag
 
 __all__ = ["given_dag"]
 
