@@ -139,7 +139,7 @@ def error_bounds(dag: Dag, samples: int = BOUND_SAMPLES) -> tuple | None:
     for a DAG :func:`relative_error` would not measure.
 
     >>> import sympy
-    >>> from hornermcts.horner_scheme import horner_dag
+    >>> from hornermcts.dag.horner import horner_dag
     >>> from hornermcts.parse import as_polynomial
     >>> x = sympy.Symbol("x")
     >>> bounds, values = error_bounds(horner_dag(as_polynomial(x**2 - 1)))
