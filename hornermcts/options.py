@@ -31,7 +31,7 @@ from typing import Any, Callable
 from .errors import OptionError
 from .search.arguments import finite, integer, seconds
 
-__all__ = ["Options", "PRESETS", "STAGES", "SCHEDULES", "DIRECTIONS", "MAX_TERMS", "add_arguments",
+__all__ = ["Options", "PRESETS", "STAGES", "SCHEDULES", "DIRECTIONS", "SCHEME_DIRECTIONS", "MAX_TERMS", "add_arguments",
            "from_arguments"]
 
 #: The stages a preset can list, in the order they run: the order searches
@@ -54,8 +54,11 @@ PRESETS = {
 #: Selection schedules by name: the SA-UCT linear cooling, plain UCT, exponential.
 SCHEDULES = {"sa-uct": "linear", "uct": "constant", "exponential": "exponential"}
 
+#: The two directions a Horner scheme is built in (:class:`~hornermcts.order.problem.HornerOrderProblem`).
+SCHEME_DIRECTIONS = ("forward", "backward")
+
 #: Directions of the Horner-scheme construction MCTS can search ("both" runs the two).
-DIRECTIONS = ("forward", "backward", "both")
+DIRECTIONS = (*SCHEME_DIRECTIONS, "both")
 
 #: Default of ``max_terms``: the most terms one expansion of the input (a
 #: product or a power of sums) may build while it is read

@@ -36,7 +36,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 
@@ -298,7 +298,7 @@ def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | Non
     """
     import sympy
 
-    from .parse import as_polynomial, from_sympy
+    from .parse import as_expression, as_polynomial, from_sympy
 
     if not _is_many(expr):
         poly = as_polynomial(expr, deadline=deadline, max_terms=max_terms)
@@ -308,9 +308,7 @@ def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | Non
         raise OptionError("no expressions to optimize")
     if all(isinstance(e, Polynomial) for e in items) and len({(e.symbols, *e.opaque.items()) for e in items}) == 1:
         return _joined(items)
-    # every item as a SymPy expression; text through the safe parser (sympify would run it as Python)
-    exprs = [e if isinstance(e, sympy.Expr) else as_polynomial(e, deadline=deadline, max_terms=max_terms).to_sympy()
-             for e in items]
+    exprs = [as_expression(e, deadline=deadline, max_terms=max_terms) for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
     joint = from_sympy(sympy.Add(*[sympy.Mul(m, e) for m, e in zip(markers, exprs)]), max_terms=max_terms)
     present = [m for m in markers if m in joint.symbols]  # a zero output has no marker column
@@ -421,14 +419,12 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     split = factorization(polys[0], deadline) if options.factor and n_markers == 0 and not deadline.expired() \
         else None
     if split is None:
-        factors: tuple = ()
-        best, searches, history, occurrence, substitution = _optimize_whole(polys, joint, n_markers, options,
-                                                                            progress, deadline, baselines)
+        found = _optimize_whole(polys, joint, n_markers, options, progress, deadline, baselines)
     else:
-        factors, best, searches, history, occurrence, substitution = _optimize_product(
-            polys, joint, split, options, progress, deadline)
-    before, best, form = compare_with_input(expr, polys, best)
-    if factors and form != "input":
+        found = _optimize_product(polys, joint, split, options, progress, deadline)
+    substitution = found.substitution
+    before, best, form = compare_with_input(expr, polys, found.best)
+    if found.factors and form != "input":
         form = "factored"
     symbols = best.dag.symbols
     recorded = options.as_dict()
@@ -439,14 +435,14 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         before=before,
         after=best.after,
         cse=best.cse,
-        baselines=occurrence,
-        history=history,
-        search=searches,
+        baselines=found.baselines,
+        history=found.history,
+        search=found.searches,
         options=recorded,
         seconds=time.perf_counter() - clock,
         dag=best.dag.delivered(),
         form=form,
-        factors=factors if form == "factored" else (),
+        factors=found.factors if form == "factored" else (),
         variables=dict(substitution.forms) if substitution is not None and form == "optimized" else {},
         relative_error=relative_error(best.dag),
     )
@@ -491,8 +487,20 @@ def _optimize_written(expr, exprs: list, options: Options, deadline: Deadline, c
     )
 
 
-def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_baselines: bool = True):
-    """The input optimized as one polynomial: ``(best candidate, searches, history, baselines, substitution)``.
+@dataclass(frozen=True)
+class _Found:
+    """What the stages found for a polynomial input: the best candidate, and how it was reached."""
+
+    best: Candidate
+    searches: tuple  # the searches' results, in the order they ran
+    history: tuple  # (iteration, operations) improvements
+    baselines: dict  # the input's occurrence orders' counts, by name
+    substitution: Any  # the new variables the input was written in first, or None
+    factors: tuple = ()  # ((result, exponent), ...) of a product's factors; empty when the whole was optimized
+
+
+def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_baselines: bool = True) -> _Found:
+    """The input optimized as one polynomial.
 
     ``substitution`` (None if none pays) holds the new variables the input
     was written in first (:mod:`hornermcts.rewrites.substitution`); the baselines are
@@ -518,7 +526,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
         search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
         if search_deadline.expired() and substitution is None:  # no time to search: the answer in hand
             # (the searches' set-up alone, structural order and fast counter, took 1.9 s on res(8,6))
-            return fallback, (), (), {"occurrence forward": fallback.cse.total}, None
+            return _Found(fallback, (), (), {"occurrence forward": fallback.cse.total}, None)
     found = search_orders(joint, options, fixed=fixed, progress=progress, deadline=search_deadline)
     best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
                              deadline=screen_deadline, fallback=fallback)
@@ -537,9 +545,9 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
         # the new variables cancel, maybe: the same search in the input's own variables decides (issue 36)
         own = _optimize_whole(given_polys, given_joint, n_markers, options.replace(substitute=False), progress,
                               deadline)
-        if not no_worse(best.dag, lambda: own[0].dag):
+        if not no_worse(best.dag, lambda: own.best.dag):
             return own
-    return best, found.searches, found.history, baselines, substitution
+    return _Found(best, found.searches, found.history, baselines, substitution)
 
 
 def _own_order(joint: Polynomial, n_markers: int) -> list:
@@ -560,12 +568,11 @@ def quick_cost(poly: Polynomial, fixed: tuple = ()) -> int:
     return min(counter.count(order) for order in baseline_orders(poly, fixed).values())
 
 
-def _optimize_product(polys, joint, split, options, progress, deadline):
+def _optimize_product(polys, joint, split, options, progress, deadline) -> _Found:
     """A product: its factors optimized (in at most half the time), then the whole; the cheaper is kept.
 
-    ``(factors, best, searches, history, baselines, substitution)``, the last five as
-    :func:`_optimize_whole` returns them, ``factors`` empty when the whole
-    is kept (also on a tie).  The whole is always optimized too: its search
+    ``factors`` of the result are empty when the whole is kept (also on a
+    tie).  The whole is always optimized too: its search
     can take the occurrence order's count down tenfold (det(7): 7957 to
     778), so no bound from the occurrence order says the product wins.
     """
@@ -576,13 +583,13 @@ def _optimize_product(polys, joint, split, options, progress, deadline):
     # variables lost 35x in accuracy against its own factors (benchmarks/accuracy.py, input 329), which the
     # check against the whole's own Horner scheme did not see (a whole in the input's variables is not a
     # transformation: x**5 - 1 stays 4 operations, though (x - 1)*(...) is more accurate near 1)
-    if whole[0].after.total <= product.after.total:
-        keep_whole = whole[4] is None or no_worse(whole[0].dag, lambda: product.dag)
+    if whole.best.after.total <= product.after.total:
+        keep_whole = whole.substitution is None or no_worse(whole.best.dag, lambda: product.dag)
     else:
-        keep_whole = not no_worse(product.dag, lambda: whole[0].dag)
+        keep_whole = not no_worse(product.dag, lambda: whole.best.dag)
     if keep_whole:
-        return ((),) + whole
-    return factors, product, tuple(s for r, _ in factors for s in r.search), (), whole[3], None
+        return whole
+    return _Found(product, tuple(s for r, _ in factors for s in r.search), (), whole.baselines, None, factors)
 
 
 def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadline: Deadline):

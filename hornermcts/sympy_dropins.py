@@ -134,9 +134,9 @@ def _noncommutative(exprs) -> bool:
 def _expression(item):
     """A SymPy expression from ``item``; text goes through the safe parser (``sympify`` would run it)."""
     if isinstance(item, str):
-        from .parse import from_text
+        from .parse import as_expression
 
-        return from_text(item).to_sympy()
+        return as_expression(item)
     return sympy.sympify(item, strict=True) if not isinstance(item, sympy.Basic) else item
 
 

@@ -10,7 +10,7 @@ printers ``C99CodePrinter``, ``PythonCodePrinter``, ``NumPyPrinter``,
 
 * the opaque pieces (placeholders for ``sin(y)``, ``1/z``, ...) are computed
   first from the input variables;
-* then the powers of each variable, by the DAG's :func:`~hornermcts.dag.power_plan`
+* then the powers of each variable, by :func:`~hornermcts.cost.counting.power_plan`
   (``x_2 = x*x``, ``x_3 = x_2*x``: no ``pow()`` call);
 * then the DAG's nodes in order, operands before users: a node used more than
   once is a temporary, a node used once is written inline into its user as

@@ -7,7 +7,7 @@ computed once), so its statements perform exactly the operations
 
 * the opaque pieces (placeholders for ``sin(y)``, ``1/z``, ...), computed
   from the input variables;
-* the powers of each variable, by the DAG's :func:`~hornermcts.dag.power_plan`
+* the powers of each variable, by :func:`~hornermcts.cost.counting.power_plan`
   (``x_2 = x*x``, ``x_3 = x_2*x``: no ``pow()`` call);
 * the DAG's nodes, operands before users: a node used more than once is a
   temporary, a node used once is written inline into its user as long as
@@ -41,8 +41,8 @@ import sympy
 from sympy.core.function import AppliedUndef
 
 from ..collector import paused
-from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale, power_plan
-from ..cost.counting import OpCount, expression_count
+from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale
+from ..cost.counting import OpCount, expression_count, power_steps
 from .literals import fraction
 
 #: Largest number of operations written inline in one statement: a node used
@@ -400,15 +400,13 @@ class Program:
         for dag, walk, var_local in zip(dags, walks, var_locals):
             for var, exponents in dag._powers(walk).items():
                 needed.setdefault(var_local[var], set()).update(exponents)
-        power: dict = {}
-        for loc, exponents in needed.items():
-            power[loc, 1] = loc
-            for n, a, b in power_plan(exponents):
-                sym = names.take(f"{loc}_{n}")
-                self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
-                self._step_reads.append((power[loc, a], power[loc, b]))
-                power[loc, n] = sym
-                self.count += OpCount(powers=1)
+        power: dict = {(loc, 1): loc for loc in needed}
+        for loc, n, a, b in power_steps(needed):
+            sym = names.take(f"{loc}_{n}")
+            self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
+            self._step_reads.append((power[loc, a], power[loc, b]))
+            power[loc, n] = sym
+            self.count += OpCount(powers=1)
         lowered = iter(zip(dags, walks, var_locals))
         with paused():  # many small tuples, no cycles: the collector's passes would find nothing
             for result_as_written in written:  # the outputs in the order of the items

@@ -23,11 +23,13 @@ OpCount(additions=2, multiplications=3, powers=4)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Iterator
 
 import numpy as np
 import sympy
 
-__all__ = ["OpCount", "power_cost", "original_count", "expression_count", "pieces_count", "sympy_count_ops"]
+__all__ = ["OpCount", "power_cost", "power_plan", "power_steps", "is_unit", "original_count", "expression_count",
+           "pieces_count", "sympy_count_ops"]
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,58 @@ def power_cost(n: int) -> int:
     if n <= 1:
         return 0
     return n.bit_length() - 1 + bin(n).count("1") - 1
+
+
+def power_plan(exponents) -> list[tuple[int, int, int]]:
+    """Steps ``(n, a, b)`` meaning ``x^n = x^a * x^b`` that compute all ``exponents``.
+
+    Exponents are handled in increasing order; one already computed is free,
+    one that is the sum of two computed ones costs one step, any other is
+    built by left-to-right binary exponentiation reusing what exists.  So the
+    plan never costs more than ``sum(power_cost(n))`` over the exponents.
+
+    >>> power_plan([2, 3, 5])
+    [(2, 1, 1), (3, 2, 1), (5, 3, 2)]
+    >>> len(power_plan([8])), power_cost(8)
+    (3, 3)
+    """
+    have = {1}
+    steps: list[tuple[int, int, int]] = []
+    for n in sorted(set(int(e) for e in exponents)):
+        if n in have:
+            continue
+        pair = next((a for a in sorted(have, reverse=True) if n - a in have), None)
+        if pair is not None:
+            steps.append((n, pair, n - pair))
+            have.add(n)
+            continue
+        cur = 1
+        for bit in bin(n)[3:]:
+            if 2 * cur not in have:
+                steps.append((2 * cur, cur, cur))
+                have.add(2 * cur)
+            cur *= 2
+            if bit == "1":
+                if cur + 1 not in have:
+                    steps.append((cur + 1, cur, 1))
+                    have.add(cur + 1)
+                cur += 1
+    return steps
+
+
+def power_steps(needed: dict) -> Iterator[tuple[Any, int, int, int]]:
+    """``(var, n, a, b)`` meaning ``var^n = var^a * var^b``: the :func:`power_plan` of each variable's exponents.
+
+    ``needed`` maps each variable (a column, a local's name) to the exponents
+    it is needed to (``n >= 2``); every counter and every code generator
+    computes a DAG's powers by these steps, one operation each.
+
+    >>> list(power_steps({"x": [2, 3], "y": [4]}))
+    [('x', 2, 1, 1), ('x', 3, 2, 1), ('y', 2, 1, 1), ('y', 4, 2, 2)]
+    """
+    for var, exponents in needed.items():
+        for n, a, b in power_plan(exponents):
+            yield var, n, a, b
 
 
 _POWER_COST = np.array([power_cost(n) for n in range(4096)], dtype=np.int64)

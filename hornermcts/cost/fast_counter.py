@@ -140,7 +140,7 @@ def _add(have, n_have, x):
 
 @njit(cache=True)
 def _power_plan_cost(exps):
-    """Cost of :func:`hornermcts.dag.power_plan` for the ascending distinct ``exps``.
+    """Cost of :func:`hornermcts.cost.counting.power_plan` for the ascending distinct ``exps``.
 
     The exponents already computed are a sorted array, so time and memory
     follow how many exponents there are, not how large they are.

@@ -41,7 +41,7 @@ Operation counts follow FORM's model (see :mod:`hornermcts.cost.counting`):
 * an output costs one multiplication when its scalar is not +-1 (shared
   with an equal scaled operand elsewhere);
 * powers: with sharing, the powers each variable needs
-  (:meth:`Dag.powers_needed`) are computed together by :func:`power_plan`
+  (:meth:`Dag.powers_needed`) are computed together by :func:`~hornermcts.cost.counting.power_plan`
   (``x^2, x^3 = x^2*x, x^5 = x^3*x^2`` ...), never more than repeated
   squaring of each; without sharing each occurrence of ``x^n`` costs
   :func:`~hornermcts.cost.counting.power_cost` ``(n)``;
@@ -78,9 +78,9 @@ from typing import ClassVar, Iterator
 
 from ..polynomial.coefficients import int_if_integral, quotient
 from ..collector import paused
-from ..cost.counting import OpCount, pieces_count, power_cost
+from ..cost.counting import OpCount, is_unit, pieces_count, power_cost, power_steps
 
-__all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "power_plan", "content"]
+__all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "content"]
 
 ONE = 0
 
@@ -188,43 +188,6 @@ class Scale(Node):
     children = property(itemgetter(slice(2, 3)), doc="``(a,)``.")
 
 
-def power_plan(exponents) -> list[tuple[int, int, int]]:
-    """Steps ``(n, a, b)`` meaning ``x^n = x^a * x^b`` that compute all ``exponents``.
-
-    Exponents are handled in increasing order; one already computed is free,
-    one that is the sum of two computed ones costs one step, any other is
-    built by left-to-right binary exponentiation reusing what exists.  So the
-    plan never costs more than ``sum(power_cost(n))`` over the exponents.
-
-    >>> power_plan([2, 3, 5])
-    [(2, 1, 1), (3, 2, 1), (5, 3, 2)]
-    >>> len(power_plan([8])), power_cost(8)
-    (3, 3)
-    """
-    have = {1}
-    steps: list[tuple[int, int, int]] = []
-    for n in sorted(set(int(e) for e in exponents)):
-        if n in have:
-            continue
-        pair = next((a for a in sorted(have, reverse=True) if n - a in have), None)
-        if pair is not None:
-            steps.append((n, pair, n - pair))
-            have.add(n)
-            continue
-        cur = 1
-        for bit in bin(n)[3:]:
-            if 2 * cur not in have:
-                steps.append((2 * cur, cur, cur))
-                have.add(2 * cur)
-            cur *= 2
-            if bit == "1":
-                if cur + 1 not in have:
-                    steps.append((cur + 1, cur, 1))
-                    have.add(cur + 1)
-                cur += 1
-    return steps
-
-
 def content(a, b):
     """Exact content (gcd) of two rational scalars; 1 if either is not rational.
 
@@ -238,10 +201,6 @@ def content(a, b):
         g = Fraction(gcd(a.numerator, b.numerator), a.denominator * b.denominator // gcd(a.denominator, b.denominator))
         return int_if_integral(g)
     return 1
-
-
-def _is_unit(c) -> bool:
-    return c == 1 or c == -1
 
 
 def _is_scaled(c, node: int) -> bool:
@@ -333,7 +292,7 @@ class Dag:
 
     def scale(self, c, a: int) -> tuple:
         """Value ``c*a`` as ``(sign, scale node)``, or ``(c, a)`` when ``c`` is +-1 or 0 or ``a`` the constant."""
-        if c == 0 or a == ONE or _is_unit(c):
+        if c == 0 or a == ONE or is_unit(c):
             return (c, a)
         return (1 if c > 0 else -1), self._intern((Scale.tag, abs(c), a), Scale)
 
@@ -390,7 +349,7 @@ class Dag:
         """``{var: {n: node id}}`` of the powers ``x^n``, ``n >= 2``, the outputs depend on.
 
         Variables and exponents come in :meth:`walk` order; each variable's
-        exponents are computed together by :func:`power_plan`.
+        exponents are computed together by :func:`~hornermcts.cost.counting.power_plan`.
         """
         return self._powers(self.walk())
 
@@ -429,7 +388,7 @@ class Dag:
         """Operations to evaluate the DAG in FORM's model.
 
         ``shared=True`` counts every node once (after CSE) with powers
-        computed by :func:`power_plan`: the count of :meth:`delivered`, the
+        computed by :func:`~hornermcts.cost.counting.power_plan`: the count of :meth:`delivered`, the
         form every emitted artifact is written from; ``shared=False`` counts
         the plain Horner form, every occurrence of a subexpression again.
         Remembered until the DAG changes.
@@ -450,7 +409,7 @@ class Dag:
         adds += kinds[Add]
         mults += kinds[Mul]
         mults += len(scaled)  # scale nodes included
-        pows += sum(len(power_plan(ns)) for ns in self._powers(walk).values())
+        pows += sum(1 for _ in power_steps(self._powers(walk)))
         return OpCount(adds, mults, pows)
 
     def _tree_count(self) -> OpCount:

@@ -35,14 +35,15 @@ from __future__ import annotations
 
 from ..errors import OptionError
 
+from collections import Counter
 from fractions import Fraction
 from typing import Iterator, Mapping
 
 import sympy
 
 from ..polynomial.coefficients import to_fraction, to_number
-from .graph import ONE, Add, Dag, Mul, Pow, Scale, power_plan
-from ..cost.counting import expression_count
+from ..cost.counting import expression_count, power_steps
+from .graph import ONE, Add, Dag, Mul, Pow, Scale
 
 __all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "program_graph", "evaluate_dag"]
 
@@ -177,17 +178,11 @@ def to_assignments(dag: Dag, symbols: Iterator[sympy.Symbol] | None = None):
 
 def _power_steps(dag: Dag, uses) -> dict:
     """``{(var, n): (a, b, shared)}``: ``x^n = x^a * x^b`` by the power plan, ``shared`` if used twice or more."""
-    steps = {}
-    for var, exponents in dag.powers_needed().items():
-        plan = power_plan(exponents)
-        reads: dict = {}
-        for _, a, b in plan:
-            for m in {a, b}:
-                reads[m] = reads.get(m, 0) + 1
-        for n, a, b in plan:
-            direct = uses[exponents[n]] if n in exponents else 0
-            steps[var, n] = (a, b, reads.get(n, 0) + direct > 1)
-    return steps
+    needed = dag.powers_needed()
+    plan = list(power_steps(needed))
+    reads = Counter((var, m) for var, _, a, b in plan for m in {a, b})
+    return {(var, n): (a, b, reads[var, n] + (uses[needed[var][n]] if n in needed[var] else 0) > 1)
+            for var, n, a, b in plan}
 
 
 def to_networkx(dag: Dag):

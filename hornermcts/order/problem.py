@@ -30,11 +30,10 @@ import numpy as np
 
 from ..cost.fast_counter import FastCounter
 from ..cost.counting import original_count
+from ..options import SCHEME_DIRECTIONS as DIRECTIONS
 from .structure import structural_order
 
 __all__ = ["HornerOrderProblem", "DIRECTIONS"]
-
-DIRECTIONS = ("forward", "backward")
 
 
 class HornerOrderProblem:

@@ -92,6 +92,7 @@ __all__ = [
     "from_text",
     "read_file",
     "as_polynomial",
+    "as_expression",
 ]
 
 
@@ -181,3 +182,17 @@ def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadlin
         f"as_polynomial: cannot convert a {type(obj).__name__}; "
         "expected a Polynomial, SymPy expression, Poly, str or path"
     )
+
+
+def as_expression(obj, *, deadline=None, max_terms=None) -> sympy.Expr:
+    """``obj`` as a SymPy expression: a SymPy expression as is, anything else read by :func:`as_polynomial`.
+
+    The one conversion of text to SymPy: through the safe parser, never
+    ``sympify`` (which would run the text as Python).
+
+    >>> as_expression("x^2 + 2*x*y")
+    x**2 + 2*x*y
+    """
+    if isinstance(obj, sympy.Expr):
+        return obj
+    return as_polynomial(obj, deadline=deadline, max_terms=max_terms).to_sympy()
