@@ -84,3 +84,36 @@ def test_mypy_accepts_the_public_api():
     pytest.importorskip("mypy", reason="mypy comes with the test extra: pip install -e '.[test]'")
     result = run("mypy", "--no-incremental", *PUBLIC)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+#: The longest a function may be, in lines of code (blank lines, comments and the docstring not counted).
+MAX_FUNCTION_LINES = 80
+
+
+def code_lines(lines: list[str], function: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """Lines of code of ``function``: not blank, not a comment, not its docstring."""
+    skip: set[int] = set()
+    first = function.body[0]
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
+        skip = set(range(first.lineno, (first.end_lineno or first.lineno) + 1))
+    return sum(1 for n in range(function.lineno, (function.end_lineno or function.lineno) + 1)
+               if n not in skip and lines[n - 1].strip() and not lines[n - 1].strip().startswith("#"))
+
+
+def test_no_function_is_longer_than_80_lines_of_code():
+    """A long function hides its phases: name them (see ``search/mcts.py``: select, expand, simulate, backpropagate).
+
+    Numba kernels are exempt: a call inside a compiled loop costs what the loop is compiled to save.
+    """
+    offences = []
+    for path in python_files([LIBRARY]):
+        text = path.read_text()
+        lines = text.splitlines()
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                kernel = any("jit" in ast.unparse(d) for d in node.decorator_list)
+                n = code_lines(lines, node)
+                if n > MAX_FUNCTION_LINES and not kernel:
+                    offences.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {n} lines of code; "
+                                    f"split it into named steps of at most {MAX_FUNCTION_LINES}")
+    assert not offences, "\n".join(offences)

@@ -130,36 +130,42 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
         end = f"end subroutine {name}"
     lines += decls + statements + [end]
     if batch:
-        lines += ["", f'subroutine {name}_batch(xs, out, n) bind(C, name="{name}_batch")',
-                  f"  use, intrinsic :: iso_c_binding, only: c_double, c_long, wp => {kind}",
-                  "  implicit none",
-                  "  integer(c_long), value, intent(in) :: n",
-                  f"  real(c_double), intent(in) :: xs({nv}, n)"]
-        if k_out == 1:
-            lines += ["  real(wp), intent(out) :: out(n)",
-                      "  integer(c_long) :: i",
-                      "  interface",
-                      f'    function {name}(x) result(r) bind(C, name="{name}")',
-                      "      import :: c_double, wp",
-                      f"      real(c_double), intent(in) :: x({nv})",
-                      "      real(wp) :: r",
-                      f"    end function {name}",
-                      "  end interface",
-                      "  do i = 1, n",
-                      f"    out(i) = {name}(xs(:, i))",
-                      "  end do"]
-        else:
-            lines += [f"  real(wp), intent(out) :: out({k_out}, n)",
-                      "  integer(c_long) :: i",
-                      "  interface",
-                      f'    subroutine {name}(x, out) bind(C, name="{name}")',
-                      "      import :: c_double, wp",
-                      f"      real(c_double), intent(in) :: x({nv})",
-                      f"      real(wp), intent(out) :: out({k_out})",
-                      f"    end subroutine {name}",
-                      "  end interface",
-                      "  do i = 1, n",
-                      f"    call {name}(xs(:, i), out(:, i))",
-                      "  end do"]
-        lines.append(f"end subroutine {name}_batch")
+        lines += _batch(name, kind, nv, k_out)
     return "\n".join(lines) + "\n"
+
+
+def _batch(name: str, kind: str, nv: int, k_out: int) -> list[str]:
+    """The lines of ``name_batch(xs, out, n)``: ``name`` called on each column of ``xs``."""
+    lines = ["", f'subroutine {name}_batch(xs, out, n) bind(C, name="{name}_batch")',
+             f"  use, intrinsic :: iso_c_binding, only: c_double, c_long, wp => {kind}",
+             "  implicit none",
+             "  integer(c_long), value, intent(in) :: n",
+             f"  real(c_double), intent(in) :: xs({nv}, n)"]
+    if k_out == 1:
+        lines += ["  real(wp), intent(out) :: out(n)",
+                  "  integer(c_long) :: i",
+                  "  interface",
+                  f'    function {name}(x) result(r) bind(C, name="{name}")',
+                  "      import :: c_double, wp",
+                  f"      real(c_double), intent(in) :: x({nv})",
+                  "      real(wp) :: r",
+                  f"    end function {name}",
+                  "  end interface",
+                  "  do i = 1, n",
+                  f"    out(i) = {name}(xs(:, i))",
+                  "  end do"]
+    else:
+        lines += [f"  real(wp), intent(out) :: out({k_out}, n)",
+                  "  integer(c_long) :: i",
+                  "  interface",
+                  f'    subroutine {name}(x, out) bind(C, name="{name}")',
+                  "      import :: c_double, wp",
+                  f"      real(c_double), intent(in) :: x({nv})",
+                  f"      real(wp), intent(out) :: out({k_out})",
+                  f"    end subroutine {name}",
+                  "  end interface",
+                  "  do i = 1, n",
+                  f"    call {name}(xs(:, i), out(:, i))",
+                  "  end do"]
+    lines.append(f"end subroutine {name}_batch")
+    return lines

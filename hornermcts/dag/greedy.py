@@ -448,7 +448,10 @@ def _shared_pair(nf: _Nary, op: int) -> tuple:
 def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
     """Partial factorisation: ``f*A + f*B + C -> f*(A + B) + C`` while it saves; return steps.
 
-    Stops early at ``deadline`` (the steps taken are kept).
+    Each sum in turn: the factor that saves the most over its terms
+    (:func:`_best_factor`) is taken out of the terms that have it
+    (:func:`_factored_out`), and the sum and the new inner sum are looked at
+    again.  Stops early at ``deadline`` (the steps taken are kept).
     """
     uses = nf.use_counts()
     scaled_uses: dict = {}
@@ -469,69 +472,13 @@ def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
         if len(terms) < 2:
             continue
         split = {op: _term_factors(nf, uses, op, c) for op, c in terms.items() if op != ONE}
-        saving: dict = {}
-        members: dict = {}
-        for op, (_sign, factors, is_product) in split.items():
-            c = terms[op]
-            for f in factors:
-                members.setdefault(f, []).append(op)
-                saves = is_product or (abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1)
-                saving[f] = saving.get(f, 0) + saves
-            if not is_product:
-                # a product a*b used elsewhere too: f = a leaves c*b, never worse when c*b is computed anyway
-                for f, q in _shared_pair(nf, op):
-                    saves = abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1
-                    costs = abs(c) != 1 and not scaled_uses.get((abs(c), q))
-                    if saves >= costs:
-                        members.setdefault(f, []).append(op)
-                        saving[f] = saving.get(f, 0) + saves - costs
-        _common_numbers(nf, split, scaled_uses, members, saving)
-        if not saving:
+        chosen = _best_factor(nf, terms, split, scaled_uses)
+        if chosen is None:
             continue
-        f = max(saving, key=lambda k: (saving[k], -k))
-        if saving[f] - 1 < 1 or len(members[f]) < 2:
-            continue
+        f, members = chosen
         inner: dict = {}
-        for op in members[f]:
-            sign, factors, is_product = split[op]
-            if f < 0 and f not in factors:  # a number g dividing the term's number n: n/g stays inside
-                factors = dict(factors)
-                g = nf.value_of[f]
-                n = next(k for k in factors if k < 0 and nf.value_of[k] % g == 0)
-                rest = nf.number(nf.value_of[n] // g)
-                del factors[n]
-                factors[rest] = factors.get(rest, 0) + 1
-                factors[f] = factors.get(f, 0) + 1
-            elif f not in factors:  # a shared product a*b, f one of them: both gain a use (counts stay upper bounds)
-                factors = {g: 1 for g in nf.exprs[op][1]}
-                for g in factors:
-                    uses[g] = uses.get(g, 0) + 1
-                if abs(terms[op]) != 1:
-                    factors[nf.number(abs(terms[op]))] = 1
-            c = terms.pop(op)
-            if not is_product and abs(c) != 1:
-                scaled_uses[abs(c), op] -= 1
-            factors[f] -= 1
-            if factors[f] == 0:
-                del factors[f]
-            nums = [g for g in factors if g < 0]
-            scale = 1
-            for g in nums:
-                scale = scale * nf.value_of[g] ** factors.pop(g)
-            if not factors:
-                key, coef = ONE, sign * scale
-            elif len(factors) == 1 and next(iter(factors.values())) == 1:
-                key, coef = next(iter(factors)), sign * scale
-            else:
-                if scale != 1:
-                    factors[nf.number(scale)] = 1
-                if is_product:
-                    nf.exprs[op] = (PROD, factors)
-                    key = op
-                else:
-                    key = nf.new(PROD, factors)
-                    uses[key] = 1
-                coef = sign
+        for op in members:
+            key, coef = _factored_out(nf, uses, terms, scaled_uses, split[op], op, f)
             inner[key] = inner.get(key, 0) + coef
             if inner[key] == 0:
                 del inner[key]
@@ -544,6 +491,74 @@ def factorize(nf: _Nary, deadline: Deadline | None = None) -> int:
         steps += 1
         work += [e, s]
     return steps
+
+
+def _best_factor(nf: _Nary, terms: dict, split: dict, scaled_uses: dict) -> tuple[int, list] | None:
+    """``(factor, the terms that have it)`` that saves at least one operation taken out of the sum; else None."""
+    saving: dict = {}
+    members: dict = {}
+    for op, (_sign, factors, is_product) in split.items():
+        c = terms[op]
+        for f in factors:
+            members.setdefault(f, []).append(op)
+            saves = is_product or (abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1)
+            saving[f] = saving.get(f, 0) + saves
+        if not is_product:
+            # a product a*b used elsewhere too: f = a leaves c*b, never worse when c*b is computed anyway
+            for f, q in _shared_pair(nf, op):
+                saves = abs(c) != 1 and scaled_uses.get((abs(c), op)) == 1
+                costs = abs(c) != 1 and not scaled_uses.get((abs(c), q))
+                if saves >= costs:
+                    members.setdefault(f, []).append(op)
+                    saving[f] = saving.get(f, 0) + saves - costs
+    _common_numbers(nf, split, scaled_uses, members, saving)
+    if not saving:
+        return None
+    f = max(saving, key=lambda k: (saving[k], -k))
+    if saving[f] - 1 < 1 or len(members[f]) < 2:
+        return None
+    return f, members[f]
+
+
+def _factored_out(nf: _Nary, uses: dict, terms: dict, scaled_uses: dict, term: tuple, op: int, f: int) -> tuple:
+    """The term ``op`` of the sum leaves it divided by ``f``: ``(key, coefficient)`` of what stays inside."""
+    sign, factors, is_product = term
+    if f < 0 and f not in factors:  # a number g dividing the term's number n: n/g stays inside
+        factors = dict(factors)
+        g = nf.value_of[f]
+        n = next(k for k in factors if k < 0 and nf.value_of[k] % g == 0)
+        rest = nf.number(nf.value_of[n] // g)
+        del factors[n]
+        factors[rest] = factors.get(rest, 0) + 1
+        factors[f] = factors.get(f, 0) + 1
+    elif f not in factors:  # a shared product a*b, f one of them: both gain a use (counts stay upper bounds)
+        factors = {g: 1 for g in nf.exprs[op][1]}
+        for g in factors:
+            uses[g] = uses.get(g, 0) + 1
+        if abs(terms[op]) != 1:
+            factors[nf.number(abs(terms[op]))] = 1
+    c = terms.pop(op)
+    if not is_product and abs(c) != 1:
+        scaled_uses[abs(c), op] -= 1
+    factors[f] -= 1
+    if factors[f] == 0:
+        del factors[f]
+    nums = [g for g in factors if g < 0]
+    scale = 1
+    for g in nums:
+        scale = scale * nf.value_of[g] ** factors.pop(g)
+    if not factors:
+        return ONE, sign * scale
+    if len(factors) == 1 and next(iter(factors.values())) == 1:
+        return next(iter(factors)), sign * scale
+    if scale != 1:
+        factors[nf.number(scale)] = 1
+    if is_product:
+        nf.exprs[op] = (PROD, factors)
+        return op, sign
+    key = nf.new(PROD, factors)
+    uses[key] = 1
+    return key, sign
 
 
 _factorize = factorize  # greedy()'s keyword of the same name hides it there

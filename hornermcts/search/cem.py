@@ -69,6 +69,37 @@ class CEMResult(SearchResult):
         return self.best_value
 
 
+class _Best:
+    """The best sample so far, and the improvements: ``(iteration, fitness)``, the last of each iteration."""
+
+    __slots__ = ("value", "params", "improvements")
+
+    def __init__(self) -> None:
+        self.value = -math.inf
+        self.params: dict = {}
+        self.improvements: list[tuple[int, float]] = []
+
+    def offer(self, iteration: int, value: float, params: dict) -> None:
+        if value > self.value:
+            self.value, self.params = value, params
+            if not self.improvements or self.improvements[-1][0] != iteration:
+                self.improvements.append((iteration, value))
+            else:
+                self.improvements[-1] = (iteration, value)
+
+
+def _scores(fitness, params: list, children: list, iteration: int, best: _Best) -> np.ndarray:
+    """The fitness of each sample, each with its own Generator; ``best`` follows the best of them."""
+    scores = np.empty(len(params))
+    for i, p in enumerate(params):
+        value = float(fitness(p, children[i]))
+        if value != value:
+            raise OptionError(f"fitness returned NaN for {p}")
+        scores[i] = value
+        best.offer(iteration, value, p)
+    return scores
+
+
 def _spec(bounds: Mapping[str, Any], integer, log) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     if not isinstance(bounds, Mapping) or not bounds:
         raise OptionError("bounds must be a non-empty mapping name -> (low, high)")
@@ -175,30 +206,15 @@ def cem(
         }
 
     generations = []
-    improvements: list[tuple[int, float]] = []
-    best_fitness = -math.inf
-    best_params: dict = {}
+    best = _Best()
     evaluations = 0
     for iteration in range(iterations):
         samples = rng.normal(mean, std, size=(population, len(names)))
         samples = np.clip(samples, lo, hi)
         children = rng.spawn(population)
-        scores = np.empty(population)
-        params = []
-        for i in range(population):
-            p = to_params(samples[i])
-            params.append(p)
-            value = float(fitness(p, children[i]))
-            if value != value:
-                raise OptionError(f"fitness returned NaN for {p}")
-            scores[i] = value
-            evaluations += 1
-            if value > best_fitness:
-                best_fitness, best_params = value, p
-                if not improvements or improvements[-1][0] != iteration:
-                    improvements.append((iteration, value))
-                else:
-                    improvements[-1] = (iteration, value)
+        params = [to_params(sample) for sample in samples]
+        scores = _scores(fitness, params, children, iteration, best)
+        evaluations += population
         order = np.argsort(-scores, kind="stable")[:elite]
         # refit on the values actually evaluated (rounded, clipped), in sampling space
         chosen = np.array([[params[i][n] for n in names] for i in order], dtype=float)
@@ -216,13 +232,13 @@ def cem(
         if progress is not None:
             progress(iteration + 1, to_params(mean), generations[-1]["elite_fitness"])
     return CEMResult(
-        best_moves=best_params,
-        best_value=best_fitness,
+        best_moves=best.params,
+        best_value=best.value,
         iterations=iterations,
         elapsed=time.perf_counter() - start,
         stopped="iterations",
         seed=seed_used,
-        history=tuple(improvements),
+        history=tuple(best.improvements),
         params=to_params(mean),
         generations=tuple(generations),
         evaluations=evaluations,

@@ -270,6 +270,7 @@ class _Plan:
     bound: Callable[[Any], float] | None
     target: float | None
     shaping: Callable[[], Callable[[Node, Node], None]] | None
+    cost_problem: bool  # the problem states costs (minimised): values are negated inside the search
 
 
 def _leader(value: Any, other: Any) -> Any:
@@ -279,138 +280,184 @@ def _leader(value: Any, other: Any) -> Any:
     return other
 
 
+class _Search:
+    """One run from a fresh root: the tree, the best path found, why it stopped; the phases are its methods.
+
+    An iteration (:func:`_run` is the loop) is :meth:`select`, then for each
+    child simulated from the node reached (``expansion_limit`` of them at
+    most) :meth:`expand`, :meth:`simulate` and :meth:`backpropagate`;
+    :meth:`visit` runs those for one selected node.  ``plan.shaping()``, if
+    given, returns a hook ``after_iteration(root, leaf)`` run after each
+    backpropagation: the hook for tree shaping such as beam pruning
+    (:mod:`.beam`).
+    """
+
+    def __init__(self, problem: Any, plan: _Plan, rng: np.random.Generator, offset: int) -> None:
+        self.problem, self.plan, self.rng, self.offset = problem, plan, rng, offset
+        self.root = Node(problem.root())
+        self.board = Node(None) if plan.global_board else None
+        self.rule = plan.rule(self.board) if self.board is not None else plan.rule(self.root)
+        self.expansion = plan.expand
+        self.incumbent: list = [None]  # the best feasible value, read by the bounded expansion
+        if plan.bound is not None:
+            self.expansion = bounded_expansion(self.expansion, plan.bound, self.incumbent)
+            self.root.bound = plan.bound(self.root.state)
+        self.after_iteration = plan.shaping() if plan.shaping is not None else None
+        # the tree is kept whole (no removal, no beam): a done root means every terminal state was reached
+        self.whole_tree = not plan.managed and self.after_iteration is None
+        self.best: tuple | None = None  # (value, moves, terminal state): replaced whole, never mutated
+        self.history: list[tuple[int, Any]] = []
+        self.seconds: list[float] = []
+        self.max_iterations = plan.iterations if plan.iterations is not None else sys.maxsize
+        self.budget = float(plan.iterations) if plan.iterations is not None else inf
+        self.start = plan.clock()
+        self.deadline = self.start + plan.time_limit if plan.time_limit is not None else inf
+        self.stopped = "iterations"
+        self.i = 0
+
+    def temperature(self) -> float | None:
+        """The exploration value of this iteration by the schedule; None when the time limit has come."""
+        plan, i = self.plan, self.i
+        if plan.time_limit is None:
+            return plan.schedule(i, self.budget)
+        now = plan.clock()
+        if now >= self.deadline and i:
+            self.stopped = "time"
+            return None
+        elapsed = now - self.start
+        # iterations the run will reach at the current rate: i / n is then the elapsed fraction of the time limit
+        projected = i * plan.time_limit / elapsed if i and elapsed > 0.0 else inf
+        return plan.schedule(i, projected if projected < self.budget else self.budget)
+
+    def select(self, temperature: float) -> tuple[Node, list]:
+        """Selection: the node to expand and the moves to it (Rei's loop simulates the root first)."""
+        if self.plan.managed and not self.root.visits:
+            return self.root, []
+        if self.plan.interleave is None:
+            return descend(self.root, self.rule, temperature)
+        return descend_interleaved(self.root, self.rule, temperature, self.plan.interleave)
+
+    def visit(self, node: Node, moves: list) -> None:
+        """Expand, simulate and backpropagate at ``node`` until its children for this visit are simulated."""
+        plan, done = self.plan, 0
+        while True:
+            leaf = self.expand(node)
+            if leaf is None:
+                return
+            path = moves if plan.per_visit == 1 else list(moves)
+            if leaf is not node:
+                path.append(leaf.move)
+            reward, final = self.simulate(leaf, path)
+            self.backpropagate(leaf, reward, path, final)
+            self.i += 1
+            done += 1
+            if (done >= plan.per_visit or leaf is node or self.stopped != "iterations"
+                    or self.i >= self.max_iterations or not (node.untried or node.unvisited)):
+                return
+
+    def expand(self, node: Node) -> Node | None:
+        """Expansion: the node to simulate from (a new child, or ``node``); None when nothing is left here."""
+        managed = self.plan.managed
+        if node.terminal_reward is not None or (managed and not node.visits):
+            return node
+        leaf = self.expansion(node, self.problem, self.rng)
+        if leaf is node and managed and node.untried is not None and not node.untried and not node.unvisited:
+            # every move used or bounded away: nothing to simulate here
+            if not node.children and remove(node):
+                self.stopped = "exhausted"
+            return None
+        return leaf
+
+    def simulate(self, leaf: Node, path: list) -> tuple[Any, Any]:
+        """Playout: ``(reward, terminal state)`` from ``leaf``; its moves extend ``path``; a terminal leaf caches it."""
+        reward = leaf.terminal_reward
+        if reward is not None:
+            return reward, leaf.state
+        final, tail = self.plan.play(leaf.state, self.rng)
+        reward = self.plan.score(final)
+        if tail:
+            path.extend(tail)
+        else:
+            leaf.terminal_reward = reward
+            if leaf.untried is None:
+                leaf.untried = []
+            if self.whole_tree and mark_done(leaf):
+                self.stopped = "exhausted"
+        return reward, final
+
+    def backpropagate(self, leaf: Node, reward: Any, path: list, final: Any) -> None:
+        """Backpropagation: the statistics up to the root, the best path, pruning and the stop conditions."""
+        managed, board = self.plan.managed, self.board
+        # Rei's loop keeps the run's best path only: a path per node costs depth x nodes
+        kept = None if managed else path
+        if reward.__class__ is Infeasible:
+            if not managed:
+                raise OptionError(
+                    f"the problem scored {reward!r}: infeasible outcomes need value='best' "
+                    "or normalize= (Rei's ranking of infeasible solutions)"
+                )
+            backpropagate_infeasible(leaf, reward, kept)
+            if board is not None:
+                backpropagate_infeasible(board, reward, kept)
+        else:
+            backpropagate(leaf, reward, kept)
+            if board is not None:
+                backpropagate(board, reward, kept)
+        if managed and leaf.own is None:
+            leaf.own = reward
+        if self.best is None or better(reward, self.best[0]):
+            self._improved(reward, path, final)
+        if managed and leaf.terminal_reward is not None and remove(leaf):
+            self.stopped = "exhausted"
+        if self.after_iteration is not None:
+            self.after_iteration(self.root, leaf)
+
+    def _improved(self, reward: Any, path: list, final: Any) -> None:
+        """A new best: recorded; the bound prunes by it; a target reached stops the run."""
+        self.best = (reward, path, final)
+        self.history.append((self.offset + self.i, reward))
+        self.seconds.append(self.plan.clock() - self.start)
+        if reward.__class__ is Infeasible:
+            return
+        if self.plan.bound is not None:
+            self.incumbent[0] = reward
+            if prune_tree(self.root, reward):
+                self.stopped = "exhausted"
+        if self.plan.target is not None and reward >= self.plan.target:
+            self.stopped = "target"
+
+    def interrupted(self) -> None:
+        """Stop on a KeyboardInterrupt, the best so far recorded as the last improvement."""
+        self.stopped = "interrupt"
+        best = self.best
+        if best is not None and (not self.history or self.history[-1][1] != best[0]):
+            self.history.append((self.offset + self.i, best[0]))
+            self.seconds.append(self.plan.clock() - self.start)
+
+    def outcome(self) -> _Run:
+        return _Run(self.best, self.history, self.seconds, self.i, self.plan.clock() - self.start, self.stopped,
+                    self.root)
+
+
 def _run(problem: Any, plan: _Plan, rng: np.random.Generator, offset: int, best_before: Any,
          cadence: _Cadence | None) -> _Run:
-    """One search from a fresh root; catches KeyboardInterrupt.
-
-    ``plan.shaping()``, if given, returns a hook ``after_iteration(root, leaf)``
-    run after each backpropagation: the hook for tree shaping such as beam
-    pruning (:mod:`.beam`).
-    """
-    score, play, clock, time_limit = plan.score, plan.play, plan.clock, plan.time_limit
-    managed, per_visit, theta, target = plan.managed, plan.per_visit, plan.interleave, plan.target
-    root = Node(problem.root())
-    board = Node(None) if plan.global_board else None
-    select = plan.rule(board) if board is not None else plan.rule(root)
-    expand = plan.expand
-    incumbent: list = [None]  # the best feasible value, read by the bounded expansion
-    if plan.bound is not None:
-        expand = bounded_expansion(expand, plan.bound, incumbent)
-        root.bound = plan.bound(root.state)
-    after_iteration = plan.shaping() if plan.shaping is not None else None
-    # the tree is kept whole (no removal, no beam): a done root means every terminal state was reached
-    whole_tree = not managed and after_iteration is None
-    best = None  # (value, moves, terminal state): replaced whole, never mutated
-    history: list[tuple[int, Any]] = []
-    seconds: list[float] = []
-    max_iterations = plan.iterations if plan.iterations is not None else sys.maxsize
-    budget = float(plan.iterations) if plan.iterations is not None else inf
-    timed = time_limit is not None
-    start = clock()
-    deadline = start + time_limit if timed else inf
+    """One search from a fresh root, phase by phase (see :class:`_Search`); catches KeyboardInterrupt."""
+    search = _Search(problem, plan, rng, offset)
     next_report = 1 if cadence is not None else sys.maxsize
-    stopped = "iterations"
-    i = 0
     try:
-        while i < max_iterations:
-            if timed:
-                now = clock()
-                if now >= deadline and i:
-                    stopped = "time"
-                    break
-                elapsed = now - start
-                # iterations the run will reach at the current rate: i / n is
-                # then the elapsed fraction of the time limit
-                projected = i * time_limit / elapsed if i and elapsed > 0.0 else inf
-                temperature = plan.schedule(i, projected if projected < budget else budget)
-            else:
-                temperature = plan.schedule(i, budget)
-
-            if managed and not root.visits:  # Rei: simulate the root first
-                node, moves = root, []
-            elif theta is None:
-                node, moves = descend(root, select, temperature)
-            else:
-                node, moves = descend_interleaved(root, select, temperature, theta)
-            done = 0
-            while True:
-                if node.terminal_reward is not None or (managed and not node.visits):
-                    leaf = node
-                else:
-                    leaf = expand(node, problem, rng)
-                    if leaf is node and managed and node.untried is not None and not node.untried \
-                            and not node.unvisited:
-                        # every move used or bounded away: nothing to simulate here
-                        if not node.children and remove(node):
-                            stopped = "exhausted"
-                        break
-                path = moves if per_visit == 1 else list(moves)
-                if leaf is not node:
-                    path.append(leaf.move)
-
-                reward = leaf.terminal_reward
-                if reward is None:
-                    final, tail = play(leaf.state, rng)
-                    reward = score(final)
-                    if tail:
-                        path.extend(tail)
-                    else:
-                        leaf.terminal_reward = reward
-                        if leaf.untried is None:
-                            leaf.untried = []
-                        if whole_tree and mark_done(leaf):
-                            stopped = "exhausted"
-                else:
-                    final = leaf.state
-
-                # Rei's loop keeps the run's best path only: a path per node costs depth x nodes
-                kept = None if managed else path
-                if reward.__class__ is Infeasible:
-                    if not managed:
-                        raise OptionError(
-                            f"the problem scored {reward!r}: infeasible outcomes need value='best' "
-                            "or normalize= (Rei's ranking of infeasible solutions)"
-                        )
-                    backpropagate_infeasible(leaf, reward, kept)
-                    if board is not None:
-                        backpropagate_infeasible(board, reward, kept)
-                else:
-                    backpropagate(leaf, reward, kept)
-                    if board is not None:
-                        backpropagate(board, reward, kept)
-                if managed and leaf.own is None:
-                    leaf.own = reward
-
-                if best is None or better(reward, best[0]):
-                    best = (reward, path, final)
-                    history.append((offset + i, reward))
-                    seconds.append(clock() - start)
-                    if reward.__class__ is not Infeasible:
-                        if plan.bound is not None:
-                            incumbent[0] = reward
-                            if prune_tree(root, reward):
-                                stopped = "exhausted"
-                        if target is not None and reward >= target:
-                            stopped = "target"
-                if managed and leaf.terminal_reward is not None and remove(leaf):
-                    stopped = "exhausted"
-                if after_iteration is not None:
-                    after_iteration(root, leaf)
-                i += 1
-                done += 1
-                if (done >= per_visit or leaf is node or stopped != "iterations" or i >= max_iterations
-                        or not (node.untried or node.unvisited)):
-                    break
-            if stopped != "iterations":
+        while search.i < search.max_iterations:
+            temperature = search.temperature()
+            if temperature is None:
                 break
-            if i >= next_report:
-                next_report = i + cadence(offset + i, plan.shown(_leader(best[0] if best else None, best_before)))
+            search.visit(*search.select(temperature))
+            if search.stopped != "iterations":
+                break
+            if search.i >= next_report:
+                best = search.best[0] if search.best is not None else None
+                next_report = search.i + cadence(offset + search.i, plan.shown(_leader(best, best_before)))
     except KeyboardInterrupt:
-        stopped = "interrupt"
-        if best is not None and (not history or history[-1][1] != best[0]):
-            history.append((offset + i, best[0]))
-            seconds.append(clock() - start)
-    return _Run(best, history, seconds, i, clock() - start, stopped, root)
+        search.interrupted()
+    return search.outcome()
 
 
 def mcts(
@@ -605,6 +652,26 @@ def mcts(
     budget(iterations, time_limit)
     integer("repeats", repeats, minimum=1)
     workers = processes(workers)
+    plan = _plan(problem, iterations=iterations, time_limit=time_limit, clock=clock, cp=cp, schedule=schedule,
+                 selection=selection, value=value, normalize=normalize, depth_bonus=depth_bonus, expansion=expansion,
+                 expansion_limit=expansion_limit, interleave=interleave, prune=prune, target=target,
+                 playout=playout, shaping=shaping)
+    rngs, seed_used = generators(seed, repeats)
+    total = iterations * repeats if iterations is not None else None
+    callback, close = make_progress(progress, total=total)
+    try:
+        runs, wall = _restarts(problem, plan, rngs, workers, books, callback)
+    finally:
+        close()
+    combined = _combine(runs, seed_used, plan.cost_problem)
+    if wall is not None and plan.clock is perf_counter:  # overlapping restarts: their wall time
+        combined = replace(combined, elapsed=wall)
+    return combined
+
+
+def _plan(problem: Any, *, iterations, time_limit, clock, cp, schedule, selection, value, normalize, depth_bonus,
+          expansion, expansion_limit, interleave, prune, target, playout, shaping) -> _Plan:
+    """The options of :func:`mcts` checked (each error names its parameter) and made one :class:`_Plan`."""
     read_clock = clock_function(clock)
     if value not in VALUES:
         raise OptionError(f"value must be 'mean' or 'best', got {value!r}")
@@ -640,7 +707,7 @@ def mcts(
             return selection
     expand = make_expansion(expansion)
     play = playout_policy(problem, playout)
-    plan = _Plan(
+    return _Plan(
         score=outcome(problem),
         shown=partial(_shown, cost_problem),
         schedule=temperature_schedule,
@@ -657,44 +724,43 @@ def mcts(
         bound=upper_bound(problem) if prune else None,
         target=target_value,
         shaping=shaping,
+        cost_problem=cost_problem,
     )
-    rngs, seed_used = generators(seed, repeats)
-    total = iterations * repeats if iterations is not None else None
-    callback, close = make_progress(progress, total=total)
-    cadence = _Cadence(callback) if callback is not None else None
 
+
+def _restarts(problem: Any, plan: _Plan, rngs: list, workers: int, books: Sequence,
+              callback: Callable[[int, float], None] | None) -> tuple[list[_Run], float | None]:
+    """The runs, one per Generator (on ``workers`` processes), and their wall time when they overlapped (else None).
+
+    A restart that ends the restarts (:data:`ENDS_RESTARTS`) is the last;
+    ``callback`` hears of the progress, and once more at the end.
+    """
+    cadence = _Cadence(callback) if callback is not None else None
     runs: list[_Run] = []
-    done = 0
+    wall = None
     overall = None
     try:
-        if workers > 1 and repeats > 1:
+        if workers > 1 and len(rngs) > 1:
             wall = perf_counter()
             runs = _parallel_runs(problem, plan, rngs, workers, books, cadence)
             wall = perf_counter() - wall
-            done = sum(run.iterations for run in runs)
-            for run in runs:
-                if run.best is not None:
-                    overall = _leader(run.best[0], overall)
         else:
             for rng in rngs:
-                run = _run(problem, plan, rng, done, overall, cadence)
+                run = _run(problem, plan, rng, sum(r.iterations for r in runs), overall, cadence)
                 runs.append(run)
-                done += run.iterations
                 if run.best is not None:
                     overall = _leader(run.best[0], overall)
                 if run.stopped in ENDS_RESTARTS:
                     break  # nothing better to find, or the user asked to stop
         if callback is not None:
-            callback(done, plan.shown(overall))
+            for run in runs if wall is not None else ():
+                if run.best is not None:
+                    overall = _leader(run.best[0], overall)
+            callback(sum(run.iterations for run in runs), plan.shown(overall))
     except KeyboardInterrupt:  # in the final progress call
         if runs:
             runs[-1].stopped = "interrupt"
-    finally:
-        close()
-    combined = _combine(runs, seed_used, cost_problem)
-    if workers > 1 and repeats > 1 and plan.clock is perf_counter:  # overlapping restarts: their wall time
-        combined = replace(combined, elapsed=wall)
-    return combined
+    return runs, wall
 
 
 #: A restart that stops for one of these reasons ends the restarts.

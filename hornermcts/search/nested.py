@@ -446,6 +446,32 @@ def nrpa(
     score_of = outcome(problem)
     root = problem.root()
 
+    new_policy, play, copy = _playouts(problem, use_coded, hook, prior, tau, rng, root)
+
+    def nested(book: _Book, depth: int, weights: Any) -> tuple[Any, Any]:
+        if depth == 0:
+            final, moves, trace = play(weights)
+            score = score_of(final)
+            book.record(score, moves, final)
+            return score, trace
+        best_score, best_trace = None, None
+        for _ in range(n):
+            score, trace = nested(book, depth - 1, weights if depth == 1 else copy(weights))
+            if _ranks_at_least(score, best_score):  # >=: a tie replaces the best (Alg. 3)
+                best_score, best_trace = score, trace
+            adapt(weights, best_trace, step)  # type: ignore[arg-type]
+        return best_score, best_trace
+
+    def search(book: _Book) -> None:
+        nested(book, level, new_policy())
+
+    return _drive(problem, search, level=level, playouts=playouts, time_limit=time_limit, clock=clock,
+                  target=target, seed=used, progress=progress, natural=n ** level)
+
+
+def _playouts(problem: Any, use_coded: bool, hook: Any, prior: Any, tau: float, rng: np.random.Generator,
+              root: Any) -> tuple[Callable, Callable, Callable]:
+    """NRPA's playouts from ``root``: ``(new_policy, play, copy)``, coded (a weight array) or by moves (a dict)."""
     if use_coded:
         size: int = integer("problem.code_count", getattr(problem, "code_count", None), minimum=1)  # type: ignore
         table = None
@@ -481,23 +507,4 @@ def nrpa(
 
         def copy(weights: Any) -> Any:
             return dict(weights)
-
-    def nested(book: _Book, depth: int, weights: Any) -> tuple[Any, Any]:
-        if depth == 0:
-            final, moves, trace = play(weights)
-            score = score_of(final)
-            book.record(score, moves, final)
-            return score, trace
-        best_score, best_trace = None, None
-        for _ in range(n):
-            score, trace = nested(book, depth - 1, weights if depth == 1 else copy(weights))
-            if _ranks_at_least(score, best_score):  # >=: a tie replaces the best (Alg. 3)
-                best_score, best_trace = score, trace
-            adapt(weights, best_trace, step)  # type: ignore[arg-type]
-        return best_score, best_trace
-
-    def search(book: _Book) -> None:
-        nested(book, level, new_policy())
-
-    return _drive(problem, search, level=level, playouts=playouts, time_limit=time_limit, clock=clock,
-                  target=target, seed=used, progress=progress, natural=n ** level)
+    return new_policy, play, copy

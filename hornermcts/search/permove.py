@@ -206,15 +206,7 @@ def per_move_search(
     finally:
         close()
     if stopped == "interrupt":
-        # finish without searching: the best line if it runs through here, else a playout
-        if best is not None and best[1][: len(played)] == played:
-            played = list(best[1])
-            state = best[2]
-        elif problem.moves(state):
-            method = getattr(problem, "playout", None)
-            final, tail = method(state, rng) if callable(method) else random_playout(problem, state, rng)
-            played.extend(tail)
-            state = final
+        played, state = _finished(problem, state, played, best, rng)
     reward = float(problem.reward(state))
     if not history or reward > history[-1][1]:
         history.append((len(played), reward))
@@ -229,3 +221,14 @@ def per_move_search(
         stopped=stopped,
         seed=seed_used,
     )
+
+
+def _finished(problem: Any, state: Any, played: list, best: tuple | None, rng) -> tuple[list, Any]:
+    """The game finished unsearched, after an interrupt: the best line if it runs through here, else a playout."""
+    if best is not None and best[1][: len(played)] == played:
+        return list(best[1]), best[2]
+    if problem.moves(state):
+        method = getattr(problem, "playout", None)
+        final, tail = method(state, rng) if callable(method) else random_playout(problem, state, rng)
+        return played + list(tail), final
+    return played, state

@@ -115,17 +115,7 @@ def complete_kk(
     >>> result.discrepancy, result.best_moves, result.history, result.proven
     (233, ('join', 'split', 'split'), ((3, 10.250298417906333), (7, 7.870364719583405)), True)
     """
-    s = sorted(numbers)
-    if not s:
-        raise OptionError("number partitioning needs at least one number")
-    if any(isinstance(a, bool) or not isinstance(a, int) or a < 1 for a in s):
-        raise OptionError("the numbers must be positive ints")
-    if clock not in CLOCKS:
-        raise OptionError(f"unknown clock {clock!r}: expected 'cpu' or 'wall'")
-    if time_limit is not None and not time_limit > 0:
-        raise OptionError(f"time_limit must be > 0 seconds, got {time_limit!r}")
-    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
-        raise OptionError(f"nodes must be a positive int, got {nodes!r}")
+    s = _checked(numbers, time_limit, nodes, clock)
     timer = CLOCKS[clock]
     start = timer()
     deadline = start + time_limit if time_limit is not None else inf
@@ -193,16 +183,22 @@ def complete_kk(
     e, moves = best
     if e is None:  # interrupted before the first leaf: nothing to return
         raise KeyboardInterrupt
-    cost = log2(e + 1)
-    return CompleteKKResult(
-        best_moves=moves,
-        best_value=cost,
-        iterations=count,
-        elapsed=elapsed,
-        stopped=stopped,
-        seed=None,
-        history=tuple(history),
-        discrepancy=e,
-        incumbents=tuple(incumbents),
-        proven=stopped in ("exhausted", "target"),
-    )
+    return CompleteKKResult(best_moves=moves, best_value=log2(e + 1), iterations=count, elapsed=elapsed,
+                            stopped=stopped, seed=None, history=tuple(history), discrepancy=e,
+                            incumbents=tuple(incumbents), proven=stopped in ("exhausted", "target"))
+
+
+def _checked(numbers: Iterable[int], time_limit: float | None, nodes: int | None, clock: str) -> list[int]:
+    """The numbers sorted, once they and the limits are checked (each error names what is wrong)."""
+    s = sorted(numbers)
+    if not s:
+        raise OptionError("number partitioning needs at least one number")
+    if any(isinstance(a, bool) or not isinstance(a, int) or a < 1 for a in s):
+        raise OptionError("the numbers must be positive ints")
+    if clock not in CLOCKS:
+        raise OptionError(f"unknown clock {clock!r}: expected 'cpu' or 'wall'")
+    if time_limit is not None and not time_limit > 0:
+        raise OptionError(f"time_limit must be > 0 seconds, got {time_limit!r}")
+    if nodes is not None and (isinstance(nodes, bool) or not isinstance(nodes, int) or nodes < 1):
+        raise OptionError(f"nodes must be a positive int, got {nodes!r}")
+    return s
