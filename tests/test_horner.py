@@ -16,7 +16,9 @@ from hornermcts.dag import Add, power_plan
 from hornermcts.errors import OptionError
 from hornermcts.research.families import load
 from hornermcts.cost.fast_counter import FastCounter
-from hornermcts.dag.horner import coefficient_mode, horner_dag, normalize_order
+from hornermcts.dag.horner import horner_dag
+from hornermcts.polynomial.coefficients import coefficient_mode
+from hornermcts.polynomial.sparse import normalize_order
 from hornermcts.cost.counting import original_count, power_cost
 from hornermcts.polynomial import Polynomial
 from hornermcts.dag.views import evaluate_dag, to_assignments, to_expression, to_networkx

@@ -32,7 +32,8 @@ from numba import njit
 
 from ..polynomial.coefficients import common_denominator
 from ..errors import OptionError
-from ..dag.horner import coefficient_mode, exact_coefficients, normalize_order
+from ..polynomial.coefficients import coefficient_mode, exact_coefficients
+from ..polynomial.sparse import normalize_order
 from .counting import OpCount, pieces_count
 
 __all__ = ["FastCounter"]
@@ -716,7 +717,7 @@ class FastCounter:
 
     ``count(order)`` returns the total, ``count_detail(order)`` an
     :class:`~hornermcts.cost.counting.OpCount`; orders are column indices (outermost
-    first) or anything :func:`~hornermcts.dag.horner.normalize_order` accepts.
+    first) or anything :func:`~hornermcts.polynomial.sparse.normalize_order` accepts.
     The structural hashes are 64-bit, so two different subexpressions could in
     principle collide (probability about n^2 / 2^64); the exact DAG is what
     :func:`hornermcts.optimize` finally builds and reports.

@@ -29,89 +29,16 @@ from ..errors import OptionError
 
 import sys
 from bisect import bisect_right
-from fractions import Fraction
 from typing import NamedTuple
 
 import numpy as np
-import sympy
 
-from ..polynomial.coefficients import common_denominator, to_python
+from ..polynomial.coefficients import coefficient_mode, exact_coefficients
 from ..collector import paused
 from .graph import ONE, Dag
-from ..polynomial.sparse import Polynomial
+from ..polynomial.sparse import Polynomial, normalize_order
 
-__all__ = ["horner_dag", "normalize_order", "coefficient_mode", "exact_coefficients"]
-
-_INT64_SAFE = 2**62
-
-
-def exact_coefficients(poly) -> list:
-    """Coefficients as Python ``int``/``Fraction`` (SymPy ``Float`` kept as is)."""
-    return [to_python(c) for c in poly.coefficients]
-
-
-def coefficient_mode(poly) -> str:
-    """``"content"`` or ``"sign"``: how sums are normalised for sharing.
-
-    ``"content"`` (the default whenever possible) divides every sum by the
-    gcd of its coefficients, as FORM does, so ``3*(x + 2*y)`` and
-    ``x + 2*y`` are one subexpression.  It needs rational coefficients whose
-    common-denominator form fits the fast counter's 64-bit integers; with a
-    float coefficient, or huge integers, only the sign is normalised.
-    """
-    coefs = exact_coefficients(poly)
-    if any(not isinstance(c, (int, Fraction)) for c in coefs):
-        return "sign"
-    scale = common_denominator(coefs)
-    if any(abs(c * scale) >= _INT64_SAFE for c in coefs):
-        return "sign"
-    return "content"
-
-
-def normalize_order(poly, order) -> list[int]:
-    """Turn ``order`` (symbols, names or column indices) into a full permutation.
-
-    Variables the order leaves out are appended in occurrence order (most
-    frequent first), so opaque placeholders need not be named.  An unknown or
-    repeated variable is a ``ValueError``.
-
-    >>> import sympy
-    >>> from hornermcts.polynomial import Polynomial
-    >>> x, y, z = sympy.symbols("x y z")
-    >>> p = Polynomial((x, y, z), [[1, 1, 0], [0, 1, 1]], [1, 1])
-    >>> normalize_order(p, ["z"])
-    [2, 1, 0]
-    """
-    if order is None:
-        return poly.occurrence_order()
-    names: dict[str, int] | None = None  # built when a name is met: str() of every symbol is slow
-    out: list[int] = []
-    for item in order:
-        if isinstance(item, sympy.Basic):
-            if item not in poly.symbols:
-                raise OptionError(f"order names {item}, which is not a variable of the polynomial {poly.symbols}")
-            j = poly.symbols.index(item)
-        elif isinstance(item, str):
-            if names is None:
-                names = {str(s): i for i, s in enumerate(poly.symbols)}
-            if item not in names:
-                raise OptionError(f"order names {item!r}, which is not a variable of the polynomial {poly.symbols}")
-            j = names[item]
-        else:
-            try:
-                j = int(item)
-            except (TypeError, ValueError):
-                raise TypeError(f"an order holds symbols, names or column indices, not {item!r}") from None
-            if not 0 <= j < poly.n_vars:
-                raise OptionError(f"variable index {j} out of range for {poly.n_vars} variables")
-        if j in out:
-            raise OptionError(f"variable {poly.symbols[j]} appears twice in the order")
-        out.append(j)
-    seen = set(out)
-    if len(seen) < poly.n_vars:
-        out += [j for j in poly.occurrence_order() if j not in seen]
-    return out
-
+__all__ = ["horner_dag"]
 
 def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     """Build the Horner form of ``poly`` for ``order`` as a hash-consed DAG.
@@ -123,9 +50,9 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
         ``dag.roots``), sharing their common subexpressions.
     order : sequence of symbols, names or column indices, optional
         Outermost variable first; default: occurrence order.  See
-        :func:`normalize_order`.
+        :func:`~hornermcts.polynomial.sparse.normalize_order`.
     mode : {"content", "sign"}, optional
-        Normalisation of sums (default :func:`coefficient_mode`).
+        Normalisation of sums (default :func:`~hornermcts.polynomial.coefficients.coefficient_mode`).
 
     Returns
     -------

@@ -45,7 +45,7 @@ from typing import Sequence
 
 import numpy as np
 
-from ..dag.horner import exact_coefficients
+from ..polynomial.coefficients import exact_coefficients
 
 __all__ = ["structural_order"]
 

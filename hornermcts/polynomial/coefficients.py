@@ -46,6 +46,8 @@ __all__ = [
     "quotient",
     "product",
     "common_denominator",
+    "exact_coefficients",
+    "coefficient_mode",
 ]
 
 
@@ -187,3 +189,30 @@ def common_denominator(values: Iterable) -> int:
         if isinstance(c, Fraction):
             scale = scale * c.denominator // gcd(scale, c.denominator)
     return scale
+
+
+#: The fast counter's integers hold a coefficient times the common denominator below this.
+_INT64_SAFE = 2**62
+
+
+def exact_coefficients(poly) -> list:
+    """Coefficients as Python ``int``/``Fraction`` (SymPy ``Float`` kept as is)."""
+    return [to_python(c) for c in poly.coefficients]
+
+
+def coefficient_mode(poly) -> str:
+    """``"content"`` or ``"sign"``: how sums are normalised for sharing.
+
+    ``"content"`` (the default whenever possible) divides every sum by the
+    gcd of its coefficients, as FORM does, so ``3*(x + 2*y)`` and
+    ``x + 2*y`` are one subexpression.  It needs rational coefficients whose
+    common-denominator form fits the fast counter's 64-bit integers; with a
+    float coefficient, or huge integers, only the sign is normalised.
+    """
+    coefs = exact_coefficients(poly)
+    if any(not isinstance(c, (int, Fraction)) for c in coefs):
+        return "sign"
+    scale = common_denominator(coefs)
+    if any(abs(c * scale) >= _INT64_SAFE for c in coefs):
+        return "sign"
+    return "content"

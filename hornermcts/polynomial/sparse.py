@@ -29,7 +29,7 @@ import sympy
 from .coefficients import to_fraction, to_number
 
 # to_number lives in hornermcts.polynomial.coefficients; it stays importable from here
-__all__ = ["Polynomial", "to_number", "MAX_EXPONENT", "MAX_CELLS"]
+__all__ = ["Polynomial", "normalize_order", "to_number", "MAX_EXPONENT", "MAX_CELLS"]
 
 #: The largest exponent of a variable (``x^2147483647``, 2^31 - 1).  Nothing
 #: keeps a table as long as the largest exponent (the fast counter works on
@@ -209,3 +209,48 @@ class Polynomial:
                     term *= v ** int(e)
             total += term
         return total
+
+
+def normalize_order(poly, order) -> list[int]:
+    """Turn ``order`` (symbols, names or column indices) into a full permutation.
+
+    Variables the order leaves out are appended in occurrence order (most
+    frequent first), so opaque placeholders need not be named.  An unknown or
+    repeated variable is a ``ValueError``.
+
+    >>> import sympy
+    >>> from hornermcts.polynomial import Polynomial
+    >>> x, y, z = sympy.symbols("x y z")
+    >>> p = Polynomial((x, y, z), [[1, 1, 0], [0, 1, 1]], [1, 1])
+    >>> normalize_order(p, ["z"])
+    [2, 1, 0]
+    """
+    if order is None:
+        return poly.occurrence_order()
+    names: dict[str, int] | None = None  # built when a name is met: str() of every symbol is slow
+    out: list[int] = []
+    for item in order:
+        if isinstance(item, sympy.Basic):
+            if item not in poly.symbols:
+                raise OptionError(f"order names {item}, which is not a variable of the polynomial {poly.symbols}")
+            j = poly.symbols.index(item)
+        elif isinstance(item, str):
+            if names is None:
+                names = {str(s): i for i, s in enumerate(poly.symbols)}
+            if item not in names:
+                raise OptionError(f"order names {item!r}, which is not a variable of the polynomial {poly.symbols}")
+            j = names[item]
+        else:
+            try:
+                j = int(item)
+            except (TypeError, ValueError):
+                raise TypeError(f"an order holds symbols, names or column indices, not {item!r}") from None
+            if not 0 <= j < poly.n_vars:
+                raise OptionError(f"variable index {j} out of range for {poly.n_vars} variables")
+        if j in out:
+            raise OptionError(f"variable {poly.symbols[j]} appears twice in the order")
+        out.append(j)
+    seen = set(out)
+    if len(seen) < poly.n_vars:
+        out += [j for j in poly.occurrence_order() if j not in seen]
+    return out

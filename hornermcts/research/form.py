@@ -63,7 +63,7 @@ def run_form(poly, *, level: int = 3, method: str | None = None, order=None,
         ``original`` and ``optimized`` totals, ``*_detail`` (FORM's
         ``nP nM nA``), ``scheme`` (in our symbol names) and ``seconds``.
     """
-    from ..dag.horner import normalize_order
+    from ..polynomial.sparse import normalize_order
     from ..polynomial.text import write_text
 
     tool = form_ops_path()
