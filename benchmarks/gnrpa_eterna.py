@@ -1,6 +1,6 @@
 """Table 3 of Cazenave (2024), Eterna100 under CPU-time budgets: Sampling, NRPA, and both with a prior.
 
-One command (the reduced headline of DOMAINS.md B4; hours of CPU, run it with ``nice -n 10``)::
+One command (the reduced headline of docs/domains.md B4; hours of CPU, run it with ``nice -n 10``)::
 
     python benchmarks/gnrpa_eterna.py [--budget 32] [--puzzles all] [--methods nrpa,gnrpa-ngram,sampling,
         sampling-ngram] [--seed-offset 0] [--level 2] [--out benchmarks/results/gnrpa_eterna]
@@ -19,7 +19,7 @@ What it does:
    process (``time.process_time``: ViennaRNA's folds included), stopping at
    the first design whose MFE structure is the target, which records the
    CPU seconds and the playout at which it was solved (one run gives every
-   column, DOMAINS.md B4); the design is folded again and checked.  Methods:
+   column, docs/domains.md B4); the design is folded again and checked.  Methods:
    ``sampling`` (uniform), ``sampling-ngram`` and ``gnrpa-ngram`` (the NGRAM
    prior of the *substitute training set*, shipped with the package, or
    ``--prior FILE``; tau = 6), ``nrpa`` (level 2, or ``--level``, N = 100, alpha = 1,

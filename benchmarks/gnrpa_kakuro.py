@@ -6,7 +6,7 @@ One command::
         [--budget 1024] [--nrpa-budget 16384] [--codes sums,filled,remaining,hints]
         [--out benchmarks/results/gnrpa_kakuro]
 
-What it does (DOMAINS.md B4):
+What it does (docs/domains.md B4):
 
 1. learns the prior by Replay of ``--training`` generated solved problems
    (seeds ``TRAINING_SEED``, ``TRAINING_SEED + 1``, ...), for each kind of

@@ -9,7 +9,7 @@ One command::
     python benchmarks/gnrpa_latin_square.py --ablation [--temperatures 1,2,4,8] [--problems 100]
         [--budget 16384] [--out benchmarks/results/gnrpa_latin_square_ablation]
 
-The table (DOMAINS.md B4): the Dual prior is learned by Replay of
+The table (docs/domains.md B4): the Dual prior is learned by Replay of
 ``--training`` generated solved problems (seeds ``TRAINING_SEED``, ...);
 then, on the test problems (seeds 0 .. problems - 1; search seeds
 :func:`~hornermcts.domains.latin_square.search_seed` of those), Sampling,
@@ -34,7 +34,7 @@ temperature of ``--temperatures``, on *validation* problems (seeds
 so that nothing is tuned on the test problems).
 
 ``--calibrate`` runs only uniform Sampling, once per channeling strength
-of ``--channeling`` (DOMAINS.md 0.3: the strength is chosen so that Sampling
+of ``--channeling`` (docs/domains.md 0.3: the strength is chosen so that Sampling
 solves about 2/100 at 1,024 playouts and 26/100 at 16,384).
 
 CPU seconds are this process's (``time.process_time``); the machine is

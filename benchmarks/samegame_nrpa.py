@@ -11,7 +11,7 @@ the machine do not eat into it), on the 20 positions embedded in
     :class:`hornermcts.domains.samegame.SameGameByGroup` (a move coded by
     the colour and size of its group; compiled playouts): level 2, N = 100,
     alpha = 1, a fresh level-2 search whenever one ends within the budget
-    (DOMAINS.md B5.1 for time budgets). The best game of all searches.
+    (docs/domains.md B5.1 for time budgets). The best game of all searches.
 ``sp-mcts``
     :func:`hornermcts.search.sp_mcts` per move (the paper's better way to
     spend time, SP-MCTS(2)/(3)), manual parameters C 0.1, D 32, W 0.02,
@@ -50,7 +50,7 @@ NRPA level 3 (one search, cut by the budget) instead, on positions 1-6 only
 (``--nrpa-level 3 --methods nrpa --positions 1-6 --out
 benchmarks/results/samegame_nrpa_level3.jsonl``): 12,718 against level 2's
 11,616 on the same six, higher on 4 of 6; one seed, six positions, so not
-enough to overrule DOMAINS.md B5.1, and both stay far below SP-MCTS (16,952
+enough to overrule docs/domains.md B5.1, and both stay far below SP-MCTS (16,952
 there).
 
 NRPA is below SP-MCTS on 17 of 20 positions (-13,490 in all) and below NMCS

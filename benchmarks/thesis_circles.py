@@ -5,7 +5,7 @@ runs use the generated substitutes of
 :mod:`hornermcts.domains.circle_packing.substitutes` (``small03`` ...
 ``large16``, labelled ``-substitute``). Their values do not compare with
 Table 6.1's: only the comparison of MS and MCTS within a row does (the
-claim of DOMAINS.md §A4: MCTS >= MS on most instances).
+claim of docs/domains.md §A4: MCTS >= MS on most instances).
 
 MS repeats the semi-greedy construction SG; MCTS runs in the thesis's
 setting (``THESIS_MCTS``: single expansion, best value normalised by the
@@ -208,7 +208,7 @@ def format_table(rows: list[dict]) -> str:
         thesis600 = sum(THESIS[n][3] > THESIS[n][2] for n in known)
         lines.append(f"MCTS mean >= MS mean on {wins}/{len(both)} (strictly better on {strict}); thesis: MCTS better "
                      f"on {thesis60}/{len(known)} at 60 s, {thesis600}/{len(known)} at 600 s")
-        lines.append(f"criterion (DOMAINS.md §A4, meant for 600 s): MCTS >= MS on most substitutes: "
+        lines.append(f"criterion (docs/domains.md §A4, meant for 600 s): MCTS >= MS on most substitutes: "
                      f"{'yes' if 2 * wins > len(both) else 'NO'}")
     return "\n".join(lines)
 

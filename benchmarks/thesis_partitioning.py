@@ -10,7 +10,7 @@
   solution is checked (the partition behind it, rebuilt from its moves,
   has exactly the discrepancy reported).
 - :func:`format_table` puts the rows beside the thesis's numbers
-  (:data:`THESIS`, copied from Table 4.1 / DOMAINS.md A3): mean, min and
+  (:data:`THESIS`, copied from Table 4.1 / docs/domains.md A3): mean, min and
   max of MCTS over the seeds, and its gains over KK and DFS.
 - :func:`rate`: KK simulations, MCTS simulations and DFS nodes per CPU
   second on ``hard0100`` and ``hard1000`` after warm-up, and the knapsack
@@ -18,7 +18,7 @@
 
 The thesis's instances are not public: the values compare only loosely
 (the substitutes' KK values are within a few bits of the thesis's; see
-:mod:`hornermcts.domains.number_partitioning.instances`). DOMAINS.md A4's
+:mod:`hornermcts.domains.number_partitioning.instances`). docs/domains.md A4's
 reproduction criterion: MCTS improves on KK by at least 15 bits on
 hard0100-0300 and lands within about 4 bits of DFS at equal CPU time.
 
@@ -71,8 +71,8 @@ THESIS = {
 }
 
 #: MCTS settings a table can run: the thesis's (THESIS_MCTS); Rei's code v0.3.0 (the run's global best and
-#: worst normalise, and 1/(1 + depth) is added to every score; DOMAINS.md A1-2, A1-7); and the ablation of
-#: selection interleaving with theta = 5 (the text's "generally reasonable" value; DOMAINS.md A5-1).
+#: worst normalise, and 1/(1 + depth) is added to every score; docs/domains.md A1-2, A1-7); and the ablation of
+#: selection interleaving with theta = 5 (the text's "generally reasonable" value; docs/domains.md A5-1).
 VARIANTS: dict[str, dict] = {"mcts": {}, "mcts-code": dict(normalize="global", depth_bonus=True),
                              "mcts-interleave5": dict(interleave=5)}
 
@@ -195,7 +195,7 @@ def format_table(rows: list[dict]) -> str:
             f"{name:9} {kk:7.2f} {thesis[0]:7.2f} | {dfs:7.2f} {thesis[1]:7.2f} {thesis[3]:7.2f} | "
             f"{shown:>34} {thesis[2]:7.2f} {thesis[4]:7.2f} | {kk - mean:7.2f} {mean - dfs:8.2f}"
         )
-    lines.append("thesis at 60 s: KK-MCTS 12.8 to 20.9 bits, MCTS-DFS -2.12 to +5.50 bits (DOMAINS.md A3-A4)")
+    lines.append("thesis at 60 s: KK-MCTS 12.8 to 20.9 bits, MCTS-DFS -2.12 to +5.50 bits (docs/domains.md A3-A4)")
     others = sorted({row["method"] for row in rows} - {"kk", "dfs", "mcts"})
     for variant in others:
         lines.append(f"variant {variant} ({', '.join(f'{k}={v}' for k, v in VARIANTS[variant].items())}):")

@@ -13,7 +13,7 @@ replayed by the independent solution checker before it is reported.
 - :func:`table`: one run per (instance, method, seed) at ``seconds`` CPU
   seconds, as dicts (best, CPU seconds, simulations, incumbent history),
   appended as JSON lines to ``out``; :func:`format_table` prints them beside
-  the thesis's numbers with the reproduction criteria of DOMAINS.md §A4.
+  the thesis's numbers with the reproduction criteria of docs/domains.md §A4.
 
 The instances are read from ``$HORNERMCTS_STACKING_DATA``, else from
 ``shared/data/stacking`` beside the repository.
@@ -66,7 +66,7 @@ THESIS = {
     "40-C": (41.0, 32.1, 41.0, 29.3), "40-D": (154.0, 99.7, 154.0, 94.3),
 }
 
-#: The reproduction of DOMAINS.md §A4: the 20- and 40-stack instances.
+#: The reproduction of docs/domains.md §A4: the 20- and 40-stack instances.
 INSTANCES = ("20-A", "20-B", "20-C", "20-D", "40-A", "40-B", "40-C", "40-D")
 
 #: The instance :func:`rate` measures on.
@@ -182,7 +182,7 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Iterable[str] |
 
 def format_table(rows: list[dict]) -> str:
     """The runs as Table 5.1: mean/min/max best per method beside the thesis's means, then the criteria
-    of DOMAINS.md §A4 that the rows allow to check."""
+    of docs/domains.md §A4 that the rows allow to check."""
     budgets = sorted({row["budget"] for row in rows})
     names = list(dict.fromkeys(row["instance"] for row in rows))
     lines = [f"stacking, Rei 2016 Table 5.1; this run: {', '.join(f'{b:g}' for b in budgets)} CPU s per run, "
@@ -208,7 +208,7 @@ def format_table(rows: list[dict]) -> str:
         wins = sum(means[(n, "mcts")] < means[(n, "ms")] for n in both)
         thesis_wins = sum(THESIS[n][1] < THESIS[n][0] for n in both if n in THESIS)
         lines.append(f"MCTS mean better than MS mean on {wins}/{len(both)} (thesis at 60 s: {thesis_wins}/{len(both)})")
-    lines.append("criteria (DOMAINS.md §A4, meant for 60 s and 3 seeds):")
+    lines.append("criteria (docs/domains.md §A4, meant for 60 s and 3 seeds):")
     exact = {"40-A": 79, "40-B": 59, "40-C": 41, "40-D": 154}
     for name, expected in exact.items():
         got = sorted({row["best"] for row in rows if row["instance"] == name and row["method"] == "ms"})

@@ -2,7 +2,7 @@
 
 Runs each domain's ``table`` (``benchmarks/thesis_stacking.py``,
 ``thesis_partitioning.py``, ``thesis_circles.py``) at the budgets of
-DOMAINS.md §A4, one job per instance spread over worker processes (the
+docs/domains.md §A4, one job per instance spread over worker processes (the
 budgets are CPU seconds, so the figures do not depend on how many jobs share
 the machine), saves the raw rows (one JSON line per run, with the incumbent
 history and the solution) in ``benchmarks/results/thesis/<domain>.jsonl``,
@@ -15,7 +15,7 @@ formats what is saved.
 
 Usage::
 
-    python benchmarks/thesis_tables.py                        # everything, as DOMAINS.md §A4 (about 40 min on 2 cores)
+    python benchmarks/thesis_tables.py                  # everything, as docs/domains.md §A4 (about 40 min on 2 cores)
     python benchmarks/thesis_tables.py --only stacking --seconds 5 --seeds 1 --instances 40-A,40-B
     python benchmarks/thesis_tables.py --report
 """

@@ -114,10 +114,10 @@ the policy; the score is minus the cells left empty.  The **Dual code** of
 a move (cell, v) is (rc, cc): the numbers of empty cells of its row and of
 its column whose domain still holds v (the paper's "number of times the value
 is present in the same column and in the same row", read as domain
-occurrences, DOMAINS.md B5.4).
+occurrences, docs/domains.md B5.4).
 
 The paper's "channeling" (hidden singles assigned directly) is **off**: the
-calibration (DOMAINS.md §0.3; `hornermcts.domains.latin_square.problem`)
+calibration (docs/domains.md §0.3; `hornermcts.domains.latin_square.problem`)
 found that any hidden-single propagation makes uniform sampling solve 60-100 %
 of the problems at 1,024 playouts against the table's 2 %, while forward
 checking + MRV alone gives 2 / 11 / 14 / 19 / 31 of 100 at 1,024 .. 16,384
@@ -428,8 +428,8 @@ are on the 100 test problems, one run per problem and row to 32,768 playouts (`g
 * The prior helps at **every** budget in both pairs, at either NRPA level.
 * **Sampling with the prior.**  Our row lands near the paper's: within 4 problems up to 8,192, then 10-12
   below.  The factor over uniform sampling is smaller than the paper's between 2,048 and 16,384, because our
-  uniform Sampling is a little above the paper's there (calibration, DOMAINS.md §0.3).
-* **NRPA setting.**  The paper gives no N, α or level.  With DOMAINS.md's reading (level 3, N = 100, α = 1),
+  uniform Sampling is a little above the paper's there (calibration, docs/domains.md §0.3).
+* **NRPA setting.**  The paper gives no N, α or level.  With docs/domains.md's reading (level 3, N = 100, α = 1),
   NRPA is far stronger than the paper's row (15 against 8 at 1,024, 77 against 61 at 32,768).  GNRPA / NRPA is
   then only 1.1-1.9, against the paper's 1.5-3.3.
 * **Level 1 fitted the first 100 problems, not 400.**  We chose the setting on 50 **validation** problems

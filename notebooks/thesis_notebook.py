@@ -104,7 +104,7 @@ Flexibility Optimisation heuristic (Eq. 5.1).  **MS** repeats simulations
 (each aborted once it reaches the incumbent); **MCTS** searches the tree of
 (item, stack) placement decisions with a fresh FO simulation for every new
 node, branch-and-bound with the inversion lower bound.  The instances are the
-thesis's own; DOMAINS.md §0.2 found that a plain MS gives exactly the
+thesis's own; docs/domains.md §0.2 found that a plain MS gives exactly the
 thesis's MS figures on `40-A..D` (79 / 59 / 41 / 154), which is checked below.
 """),
     ("code", r"""

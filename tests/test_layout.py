@@ -132,3 +132,15 @@ def test_a_stage_reaching_up_is_caught(tmp_path):
                                "reaches up to codegen (layer 9)"), found
     assert found[1].startswith("hornermcts/search/core.py:1 imports hornermcts.dag: search may import only "
                                "['errors']"), found
+
+
+def test_the_readme_lists_every_package_on_one_line():
+    """The README's layout block: a line ``  name/   what it holds`` for every package of the library."""
+    readme = (ROOT / "README.md").read_text()
+    fence = "`" * 3
+    block = readme[readme.index(f"{fence}\nhornermcts/"):]
+    block = block[: block.index(f"\n{fence}")]
+    entries = [line for line in block.splitlines()[1:] if line.startswith("  ") and line[2] != " "]
+    listed = {line.split()[0].rstrip("/") for line in entries}
+    packages = {p.parent.name for p in LIBRARY.glob("*/__init__.py")}
+    assert packages <= listed, f"add a line for each to README.md's layout: {sorted(packages - listed)}"

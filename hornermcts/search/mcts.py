@@ -98,7 +98,7 @@ def descend_interleaved(
     their parents are still being widened. Each node counts its passes
     (``node.passes``); the printed Alg. 3.1 counts children instead, which
     takes an argmax over no children and stops expanding once a node has θ
-    children (DOMAINS.md §A1-6). Unvisited children always stop the descent.
+    children (docs/domains.md §A1-6). Unvisited children always stop the descent.
 
     Examples
     --------

@@ -24,7 +24,7 @@ progress are in the problem's own sense.
 Both share how a run ends.  Without a budget a search runs once, to the end
 of its top level.  With ``playouts=`` and/or ``time_limit=`` the budget
 decides: a top-level search that ends early is restarted (a fresh policy for
-NRPA; DOMAINS.md B5.1) until the budget is used up.  ``target=`` stops as
+NRPA; docs/domains.md B5.1) until the budget is used up.  ``target=`` stops as
 soon as a feasible playout is at least that good (a reward ``>= target``, a
 cost ``<= target``), and the result records the
 playouts and seconds spent when it was first reached (the paper's tables
@@ -377,7 +377,7 @@ def nrpa(
         ``prior(state, move)`` (for ``prior="problem"``), and the coded hook
         ``code_count`` + ``coded_playout`` (see :mod:`.policy`).
     level : int, default 3
-        Level of the search (DOMAINS.md B5.1: level 3 and let the budget
+        Level of the search (docs/domains.md B5.1: level 3 and let the budget
         stop it).  Level 0 is one softmax playout, repeated while a budget
         lasts: "Sampling" (with a prior: "Sampling with the prior").
     per_level : int, default 100

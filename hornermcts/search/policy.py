@@ -13,7 +13,7 @@ where ``beta`` is the *bias* (GNRPA; ``beta = 0`` is Rosin's NRPA).  A bias
 is any callable ``bias(state, moves) -> sequence of float``, one ``beta`` per
 legal move; ``-inf`` excludes a move.  If it excludes every legal move of a
 state the bias is ignored in that state (uniform when the weights are 0,
-DOMAINS.md B5.3).  :func:`problem_bias` derives one from the protocol's
+docs/domains.md B5.3).  :func:`problem_bias` derives one from the protocol's
 ``problem.prior(state, move)`` (``beta = temperature * log prior``), and
 :meth:`hornermcts.search.prior.Prior.bias` from a prior learned by Replay.
 

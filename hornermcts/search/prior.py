@@ -11,7 +11,7 @@ bias of GNRPA is
 and sampling with the prior alone plays ``m`` with probability
 ``ratio_m^temperature / sum_k ratio_k^temperature`` (a level-0
 :func:`~hornermcts.search.nested.nrpa` run with this prior).  Two rules the
-paper leaves open (DOMAINS.md B5.3): a code never seen (``nb = 0``) gets the
+paper leaves open (docs/domains.md B5.3): a code never seen (``nb = 0``) gets the
 overall ratio ``sum(count) / sum(nb)``; a code seen but never played (``count
 = 0``) gets ``beta = -inf``, which excludes the move, unless every legal move
 of the state is excluded: then the playout ignores the bias in that state.

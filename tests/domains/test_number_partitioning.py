@@ -91,7 +91,7 @@ def test_generated_numbers_are_in_range_and_reproducible():
 
 
 def test_kk_on_random_100_bit_instances_matches_the_thesis_column():
-    # DOMAINS.md 0.1: the median log2(KK + 1) of 20 draws of N = 100 was 76.5 (Table 4.1's hard0100: 73.37)
+    # docs/domains.md 0.1: the median log2(KK + 1) of 20 draws of N = 100 was 76.5 (Table 4.1's hard0100: 73.37)
     values = [math.log2(karmarkar_karp(generate(100, seed=seed)) + 1) for seed in range(20)]
     assert abs(statistics.median(values) - 76.5) < 3
 

@@ -37,7 +37,7 @@ __all__ = ["METHODS", "THESIS_MCTS", "Run", "solve", "tree_search"]
 
 METHODS = ("sg", "ms", "mcts")
 
-#: The options of :func:`hornermcts.search.mcts` for the thesis's MCTS (sec. 6.2.2 and ch. 3; DOMAINS.md A5).
+#: The options of :func:`hornermcts.search.mcts` for the thesis's MCTS (sec. 6.2.2 and ch. 3; docs/domains.md A5).
 THESIS_MCTS: dict[str, Any] = dict(expansion="single", value="best", normalize="parent", cp=math.sqrt(2.0), clock="cpu")
 
 

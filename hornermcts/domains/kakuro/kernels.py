@@ -3,7 +3,7 @@
 A grid of ``size x size`` cells (row-major int8 array, 0 blank) takes values
 ``1..values`` (``size <= values <= 62``), all different in every row and
 column; each row and column must sum to its hint.  Forward checking
-enforces *all-different only* (DOMAINS.md B5.5): the domain of an empty
+enforces *all-different only* (docs/domains.md B5.5): the domain of an empty
 cell is ``full & ~(rows[r] | cols[c])`` over int64 bitsets of the values
 used (bit ``v - 1`` for ``v``); the sums are checked when the grid is full.
 There is no channeling.  The playout takes the empty cell of smallest
@@ -25,7 +25,7 @@ clipped to ``[low, high]`` (:func:`sum_range`):
   (all-different), so the two counts are constant and drop out;
 - ``"remaining"``: (value, rc, cc, row sum left, column sum left), ``rc``
   (``cc``) the number of empty cells of the row (column) whose domain holds
-  the value, the cell included (the reading of DOMAINS.md B5.5, as for LSC);
+  the value, the cell included (the reading of docs/domains.md B5.5, as for LSC);
 - ``"filled"``: (value, filled cells of the row, of the column, row sum
   left, column sum left): "times ... appears" read as how many values the
   line already holds;

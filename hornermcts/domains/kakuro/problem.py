@@ -18,7 +18,7 @@ the row and the remaining sum to reach in the column" (sec. 4.2) in one of
 four kinds (``code=``), packed by
 :func:`~hornermcts.domains.kakuro.kernels.prior_code` into disjoint ranges
 (``prior_code_count`` covers all four; :meth:`Kakuro.check_prior` refuses a
-prior of another kind).  The value itself is in every kind (DOMAINS.md
+prior of another kind).  The value itself is in every kind (docs/domains.md
 B5.5: without it the codes of the sums alone are at most 74 x 74 = 5,476,
 fewer than Fig. 3's 15,410 at 1.0):
 
@@ -30,7 +30,7 @@ fewer than Fig. 3's 15,410 at 1.0):
   how many cells a sum left is spread over;
 - ``"remaining"`` (the default): (value, rc, cc, sums left), rc (cc) the
   empty cells of the row (column) whose domain holds the value, read "in
-  the same way as for LSC" (DOMAINS.md B5.5);
+  the same way as for LSC" (docs/domains.md B5.5);
 - ``"hints"``, an ablation, not the text: (value, rc, cc, row hint, column
   hint).  In a 10 x 10 square over 1..11 each line omits one value, ``66 -
   hint``, so a hint says which value its line never takes; a sum left does
@@ -64,7 +64,7 @@ is the histogram's first bin, zeros included (14,910 vs 15,410, 21,883 vs
 20,353; its zeros are exactly the values "impossible given the row and the
 column sums", as Fig. 3's caption says).  So the paper's prior behaves as if
 its "remaining sum" carried the line's hint.  The default stays
-``remaining`` (DOMAINS.md's reading): no reading of the text reproduces, and
+``remaining`` (docs/domains.md's reading): no reading of the text reproduces, and
 ``hints`` is not what the text says.  Knowing the omitted values is enough
 to solve every problem but not in one playout: sampling with an oracle
 prior that rules out exactly each line's omitted value (the benchmark's

@@ -35,7 +35,7 @@ cell has an empty domain.
 Moves are ints ``cell * n + (value - 1)``; this is also the NRPA policy code
 (cell, value).  The Dual prior code of a move is ``rc * (n + 1) + cc``: the
 numbers of empty cells of its row (``rc``) and of its column (``cc``) whose
-domain holds its value (DOMAINS.md B5.4), the cell itself included.
+domain holds its value (docs/domains.md B5.4), the cell itself included.
 
 Examples
 --------

@@ -9,7 +9,7 @@ n + value - 1``.  A state is terminal when the grid is full or an empty
 cell has an empty domain; its reward is ``-(empty cells)``, so a solution
 scores 0 (``nrpa(..., target=0)``).
 
-**The channeling strength is calibrated** (DOMAINS.md 0.3, B5.4), and the
+**The channeling strength is calibrated** (docs/domains.md 0.3, B5.4), and the
 calibration says: none.  Uniform Sampling on generated order-20 instances
 with 42 % blanks (``generate(20, seed=s)``, search seed ``search_seed(s)``;
 ``benchmarks/gnrpa_latin_square.py --calibrate``,

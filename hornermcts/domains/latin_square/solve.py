@@ -4,7 +4,7 @@
 :func:`hornermcts.search.nrpa` (the coded hook, so the problem's compiled
 playout): ``"sampling"`` is level 0 (repeated playouts; with a prior,
 "Sampling with the prior"), ``"nrpa"`` level 3 with N = 100 and alpha = 1
-(DOMAINS.md B5.1), ``"gnrpa"`` the same with the prior's bias (a prior is
+(docs/domains.md B5.1), ``"gnrpa"`` the same with the prior's bias (a prior is
 required).  The run stops at the playout budget or when a playout reaches
 ``target``; ``result.reached`` is the playout that first did.  Latin square
 completion and Kakuro share it.
@@ -39,7 +39,7 @@ __all__ = ["search", "search_seed", "METHODS", "LEVEL", "PER_LEVEL", "TEMPERATUR
 
 #: The methods of the paper's tables.
 METHODS = ("sampling", "nrpa", "gnrpa")
-#: NRPA/GNRPA level and iterations per level (Rosin's N; DOMAINS.md B5.1).
+#: NRPA/GNRPA level and iterations per level (Rosin's N; docs/domains.md B5.1).
 LEVEL = 3
 PER_LEVEL = 100
 #: The temperature of the prior (tau = 4 for LSC and Kakuro).

@@ -45,7 +45,7 @@ __all__ = ["solve", "Solution", "METHODS", "THESIS_MCTS"]
 #: The methods of Table 4.1.
 METHODS = ("kk", "dfs", "mcts")
 
-#: The thesis's MCTS setting for number partitioning (§4.2; DOMAINS.md A5): options of ``mcts``.
+#: The thesis's MCTS setting for number partitioning (§4.2; docs/domains.md A5): options of ``mcts``.
 THESIS_MCTS: dict[str, Any] = dict(expansion="full", expansion_limit=None, value="best", normalize="parent",
                                    cp=sqrt(2), clock="cpu")
 

@@ -7,7 +7,7 @@ tab-separated) and, optionally, ``eterna100_puzzles.tsv`` (the original
 table, read only for the players' sample solutions).  Version 2 (Koodli et
 al. 2021) replaced the 19 targets of version 1 that ViennaRNA 2 cannot fold
 (50, 52, 57, 60, 61, 67, 78, 80, 81, 86, 87, 88, 90, 91, 92, 96, 97, 99,
-100); it is the version to use with ViennaRNA 2.x (DOMAINS.md B5.6).
+100); it is the version to use with ViennaRNA 2.x (docs/domains.md B5.6).
 
 The folder is looked up in this order: the ``folder`` argument; the
 environment variable ``HORNERMCTS_ETERNA100``; ``shared/data/eterna100``

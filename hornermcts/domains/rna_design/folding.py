@@ -6,7 +6,7 @@ folds raises an :class:`~hornermcts.errors.OptionError` saying how to
 install it.  Folding uses ViennaRNA's defaults (Turner 2004 parameters,
 37 C, dangles 2): :func:`fold` is ``RNA.fold``'s MFE structure and energy.
 
-The score of a sequence for a target (DOMAINS.md B5.6; "computed the same
+The score of a sequence for a target (docs/domains.md B5.6; "computed the same
 way as NEMO" in the paper, which does not define it):
 
 - ``d``, the base-pair distance between the sequence's MFE structure and

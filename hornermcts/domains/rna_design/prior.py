@@ -2,7 +2,7 @@
 
 **NGRAM (substitute training set).**  The paper learns its NGRAM prior
 (Alg. 5) on the 85,232 Rfam sequences with their target foldings; Rfam is
-not available here, so the training set is a *substitute* (DOMAINS.md
+not available here, so the training set is a *substitute* (docs/domains.md
 B5.6, the paper's own "generate solved problems" idea): random sequences
 (uniform A/C/G/U, seeded; lengths uniform in 12..200, the range of 71 of
 the 100 Eterna100 targets) folded by ViennaRNA, each ``(MFE structure,
@@ -22,7 +22,7 @@ The learned prior ships as ``hornermcts/data/rna/ngram_substitute.json``
 
 **NEMO-like (substitute).**  The paper's "NEMO prior" (a subset of NEMO's
 pair heuristics) is not specified.  :func:`nemo_like_prior` is a labelled
-handmade substitute (DOMAINS.md B5.6): at a ``(`` the pairs GC/CG are
+handmade substitute (docs/domains.md B5.6): at a ``(`` the pairs GC/CG are
 preferred to AU/UA, preferred to GU/UG, and at a ``.`` an A is preferred,
 whatever came before.  It is a :class:`~hornermcts.search.Prior` over the
 same 110 codes, whose ratios are chosen so that at temperature ``tau``

@@ -21,9 +21,9 @@ sequence's moves), so a search on one problem never folds a sequence twice
 ``problem.cache.hits`` the rest).
 
 Codes: the NRPA policy code is (position, choice), ``position * 10 +
-move`` (``code_count = 10 n``; DOMAINS.md B5.2).  The NGRAM prior code is
+move`` (``code_count = 10 n``; docs/domains.md B5.2).  The NGRAM prior code is
 (previous target character, previous move, current target character,
-current move) (Alg. 5; DOMAINS.md B5.6: ``)`` positions are skipped, the
+current move) (Alg. 5; docs/domains.md B5.6: ``)`` positions are skipped, the
 first step's previous is a start symbol), packed as ``previous move * 10 +
 move`` (``prior_code_count = 110``, the start being 10): a move id
 determines its target character (0-3 at ``.``, 4-9 at ``(``), so the

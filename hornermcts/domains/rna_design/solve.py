@@ -6,7 +6,7 @@ coded hook), under a CPU-time budget (Table 3's budgets are seconds),
 stopping at the first design that folds into the target (reward 0):
 ``"sampling"`` is level 0 (repeated playouts; with a prior, "Sampling
 with the prior"); ``"nrpa"`` is level 2 with N = 100 and alpha = 1,
-restarted with a fresh policy whenever it ends within the budget (DOMAINS.md
+restarted with a fresh policy whenever it ends within the budget (docs/domains.md
 B5.1 for time budgets); ``"gnrpa"`` the same with the prior's bias (tau =
 6).  :func:`design` runs it and folds the best design once more for the
 report (:class:`Design`).
@@ -36,7 +36,7 @@ __all__ = ["search", "design", "warm_up", "Design", "METHODS", "LEVEL", "PER_LEV
 
 #: The methods of the paper's Table 3.
 METHODS = ("sampling", "nrpa", "gnrpa")
-#: NRPA/GNRPA level for time budgets and iterations per level (DOMAINS.md B5.1).
+#: NRPA/GNRPA level for time budgets and iterations per level (docs/domains.md B5.1).
 LEVEL = 2
 PER_LEVEL = 100
 #: The temperature of the NGRAM prior (tau = 6 for RNA).
