@@ -92,6 +92,7 @@ from __future__ import annotations
 from .c import BLOCK, CHUNK, to_c
 from .compiled import CompiledPolynomial, compile
 from .fortran import to_fortran
+from .distributed import evaluate_dask
 from .languages import LANGUAGES, PRECISION_SUPPORT, emit
 from .numpy import to_numpy
 from .precision import COMPENSATED, PRECISIONS
@@ -107,6 +108,7 @@ __all__ = [
     "to_fortran",
     "compile",
     "CompiledPolynomial",
+    "evaluate_dask",
     "input_symbols",
     "load_python",
     "LANGUAGES",

@@ -160,6 +160,8 @@ class CompiledPolynomial:
     """
 
     flags: tuple[str, ...]  # set by compile()
+    _compiler: str | None = None
+    _cache: bool = True
     block: int | None = None
     workers: int | None = None
     ops: int = 0
@@ -183,6 +185,16 @@ class CompiledPolynomial:
             self._blocks.restype = ctypes.c_int  # 0, or -1 when its temporaries could not be allocated
         self._ctype = ctype
         self._scratch: tempfile.TemporaryDirectory | None = None  # compile()'s scratch directory, if any
+
+    def __reduce__(self):
+        """Pickled as its C source and build settings: loading it loads (or builds) the library there.
+
+        So a compiled callable crosses to other processes and machines, e.g.
+        a dask worker (:func:`~hornermcts.codegen.evaluate_dask`): the library
+        comes from that machine's cache, or its compiler.
+        """
+        return (_unpickle, (self.source, self.name, self.symbols, self.n_outputs, self.precision, self.flags,
+                            self._compiler, self._cache, self.block is not None, self.workers))
 
     def __repr__(self) -> str:
         return (f"CompiledPolynomial({self.name}: {len(self.symbols)} variables, "
@@ -387,6 +399,28 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     if precision != "double":
         block = None
     source = to_c(obj, name, precision=precision, batch=True, chunk=chunk, args=args, block=block)
+    return _load(source, name, input_symbols(obj, args), count_outputs(obj), precision, flags, compiler, cache,
+                 block is not None, workers)
+
+
+#: Callables loaded from pickles in this process, by their pickled state: a dask worker receives the same
+#: callable with every task, and loads its library once.
+_UNPICKLED: dict = {}
+
+
+def _unpickle(*state) -> CompiledPolynomial:
+    """A pickled callable, loaded once per process (see :data:`_UNPICKLED`)."""
+    key = hashlib.sha256(repr(state).encode()).hexdigest()
+    found = _UNPICKLED.get(key)
+    if found is None:
+        found = _UNPICKLED[key] = _load(*state)
+    return found
+
+
+def _load(source: str, name: str, symbols, n_outputs: int, precision: str, flags, compiler: str | None,
+          cache: bool, blocked: bool, workers: int | None) -> CompiledPolynomial:
+    """The library of ``source``: from the cache, or built (see :func:`compile`); also how a pickle is loaded."""
+    flags = list(flags)
     compiler = compiler or os.environ.get("CC") or "cc"
     exe = shutil.which(compiler)
     if exe is None:
@@ -402,26 +436,25 @@ def compile(obj, *, precision: str = "double", name: str = "f", compiler: str | 
     if library.exists() or library.is_symlink():
         problem = _unsafe(library, "file")
         if problem is not None:
-            warnings.warn(f"hornermcts: {library} is not loaded ({problem}); compiling it anew", stacklevel=2)
+            warnings.warn(f"hornermcts: {library} is not loaded ({problem}); compiling it anew", stacklevel=3)
             scratch = tempfile.TemporaryDirectory(prefix="hornermcts-")
             library = Path(scratch.name) / library.name
     fresh = not library.exists()
     if fresh:
         _build(exe, flags, source, library)
-    symbols = input_symbols(obj, args)
-    n_outputs = count_outputs(obj)
     try:
         compiled = CompiledPolynomial(library, source, name, symbols, n_outputs, precision)
     except (OSError, AttributeError) as err:  # a cached library cut short or damaged: "file too short", no symbol
         if fresh:
             raise
         warnings.warn(f"hornermcts: the cached library {library} could not be loaded ({err}); compiling it anew",
-                      stacklevel=2)
+                      stacklevel=3)
         _build(exe, flags, source, library)
         compiled = CompiledPolynomial(library, source, name, symbols, n_outputs, precision)
     compiled._scratch = scratch  # removed with the object
     compiled.flags = tuple(flags)
-    lanes = getattr(compiled._lib, name + "_lanes", None) if block is not None else None
+    compiled._compiler, compiled._cache = compiler, cache
+    lanes = getattr(compiled._lib, name + "_lanes", None) if blocked else None
     compiled.block = int(lanes()) if lanes is not None else None
     compiled.workers = compiled._threads(1, workers) if workers is not None else None
     found = re.search(r"(\d+) operations in FORM's model", source)
