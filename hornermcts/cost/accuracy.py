@@ -48,7 +48,8 @@ except ImportError:  # pragma: no cover - python-flint is optional
         return q
 
 __all__ = ["relative_error", "error_bounds", "no_worse", "TOLERANCE", "BOUND_TOLERANCE", "QUANTILE", "SAMPLES",
-           "BOUND_SAMPLES", "UNIT", "MAX_NODES", "MAX_DEGREE"]
+           "BOUND_SAMPLES", "UNIT", "MAX_NODES", "MAX_DEGREE",
+           "SECONDS_PER_NODE", "measuring_seconds"]
 
 #: The promise: a transformation makes the emitted program's error at most this many times larger
 #: (``benchmarks/accuracy.py`` checks it at points of its own).
@@ -63,6 +64,17 @@ SAMPLES = 8
 #: Larger DAGs, or of a higher degree, are not measured: the exact evaluation would cost more than the search.
 MAX_NODES = 50_000
 MAX_DEGREE = 1_000
+
+
+#: Seconds per DAG node the accuracy work of a call takes: the final DAG's error measured at :data:`SAMPLES`
+#: points and the bounds of the forms a check compares (res(7,6), 46,041 nodes, at a load of 6 on 2 cores:
+#: 0.84 s and 0.42 s each; about half that on an idle machine): what a time-limited call keeps for it.
+SECONDS_PER_NODE = 2e-5
+
+
+def measuring_seconds(dag: Dag) -> float:
+    """The time to keep for the accuracy work on a DAG of ``dag``'s size (none if it is too large to measure)."""
+    return 0.0 if len(dag.nodes) > MAX_NODES else SECONDS_PER_NODE * len(dag.nodes)
 
 
 def relative_error(dag: Dag) -> float | None:

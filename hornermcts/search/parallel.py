@@ -46,9 +46,36 @@ from typing import Any, Callable, Iterable, Sequence
 
 from ..errors import OptionError
 
-__all__ = ["fork_map", "cores", "worker_count", "processes", "in_child"]
+__all__ = ["fork_map", "cores", "worker_count", "processes", "in_child", "on_cluster"]
 
 _IN_CHILD = False
+_CLUSTER = None  # a dask.distributed.Client while on_cluster() is in force
+
+
+class on_cluster:
+    """``with on_cluster(client):`` :func:`fork_map` sends its calls to a Dask cluster instead of forking.
+
+    ``client`` is a ``dask.distributed.Client`` (None: nothing changes).
+    Each call runs as one task; its function travels by cloudpickle (the
+    workers need hornermcts installed), its result and the memo entries it
+    adds come back, and the books are rebuilt in item order as after a
+    fork: the outcome is the same for any number of workers, one process
+    included.  :func:`processes` counts the cluster's workers meanwhile.
+    """
+
+    def __init__(self, client) -> None:
+        if client is not None and not (hasattr(client, "submit") and hasattr(client, "gather")):
+            raise OptionError(f"client must be a dask.distributed.Client, not {type(client).__name__}")
+        self.client = client
+
+    def __enter__(self):
+        global _CLUSTER
+        self.before, _CLUSTER = _CLUSTER, self.client if self.client is not None else _CLUSTER
+        return self
+
+    def __exit__(self, *exc) -> None:
+        global _CLUSTER
+        _CLUSTER = self.before
 
 
 class _Interrupted:
@@ -91,6 +118,13 @@ def processes(workers: Any) -> int:
     >>> processes(1)
     1
     """
+    if _CLUSTER is not None and not _IN_CHILD and workers != 1:
+        return max(len(_CLUSTER.scheduler_info().get("workers", {})), 1)
+    return _local_processes(workers)
+
+
+def _local_processes(workers: Any) -> int:
+    """:func:`processes` on this machine, a cluster aside."""
     if "fork" not in multiprocessing.get_all_start_methods() or _IN_CHILD \
             or multiprocessing.current_process().daemon:  # a daemonic process (a dask worker) may not fork
         return 1
@@ -154,7 +188,7 @@ def _receive(proc, conn) -> list:
 
 
 def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 1, *,
-             books: Sequence = ()) -> list:
+             books: Sequence = (), local: bool = False) -> list:
     """``[func(item) for item in items]``, the calls spread over ``workers`` processes.
 
     Parameters
@@ -167,6 +201,9 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
     books : sequence of ScoreBook or dict
         Memos ``func`` writes to: what the children add is copied back, and
         each book is rebuilt in item order (see the module docstring).
+    local : bool, default False
+        Fork even within :class:`on_cluster` (calls whose closures hold
+        this machine's state, such as a deadline on its clock).
 
     Returns
     -------
@@ -174,11 +211,15 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
         The results in item order, the same for every ``workers``.
     """
     items = list(items)
-    workers = min(processes(workers), len(items))
+    cluster = None if local else _CLUSTER
+    workers = min(processes(workers) if cluster is not None else _local_processes(workers), len(items))
     if workers <= 1:
         return [func(item) for item in items]
     books = list(books)
     before = [len(_scores(book)) for book in books]
+    if cluster is not None:
+        futures = [cluster.submit(_on_worker, func, item, books, pure=False) for item in items]
+        return _merged(books, before, dict(enumerate(cluster.gather(futures))), len(items))
     context = multiprocessing.get_context("fork")
     children = []
     done: dict[int, tuple] = {}
@@ -206,16 +247,32 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
             if proc.is_alive():
                 proc.terminate()
                 proc.join()
-    if len(done) < len(items) or any(isinstance(result, _Interrupted) for result, _ in done.values()):
+    return _merged(books, before, done, len(items))
+
+
+def _merged(books: list, before: list, done: dict, n: int) -> list:
+    """The results in item order, each book rebuilt: its entries before the calls, then each call's in order."""
+    if len(done) < n or any(isinstance(result, _Interrupted) for result, _ in done.values()):
         raise KeyboardInterrupt  # as one process would have: a call ended by Ctrl-C has no result
     for book, mark in zip(books, before):
         scores = _scores(book)
         kept = list(itertools.islice(scores.items(), mark))
         scores.clear()
         scores.update(kept)
-    for k in range(len(items)):
+    for k in range(n):
         for book, entries in zip(books, done[k][1]):
             scores = _scores(book)
             for key, value in entries:
                 scores.setdefault(key, value)
-    return [done[k][0] for k in range(len(items))]
+    return [done[k][0] for k in range(n)]
+
+
+def _on_worker(func: Callable, item: Any, books: list) -> tuple:
+    """One call on a cluster's worker, as a forked child makes it: its result and the memo entries it added."""
+    global _IN_CHILD
+    before, _IN_CHILD = _IN_CHILD, True
+    try:
+        marks = [len(_scores(book)) for book in books]
+        return func(item), _entries(books, marks)
+    finally:
+        _IN_CHILD = before
