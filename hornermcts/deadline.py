@@ -24,11 +24,15 @@ from __future__ import annotations
 import math
 import time
 
-__all__ = ["Deadline"]
+__all__ = ["Deadline", "STAGE_SHARES"]
 
 #: The shortest time a stage is given (seconds): a search gets at least this
 #: long, so that it scores something, even when the deadline has passed.
 MINIMUM_SHARE = 1e-3
+
+#: The share of the time left that each stage before the order search may take under a bounded deadline:
+#: new variables (:mod:`hornermcts.rewrites.substitution`) and factoring (:mod:`hornermcts.rewrites.factoring`).
+STAGE_SHARES = {"substitution": 0.1, "factoring": 0.1}
 
 
 class Deadline:
@@ -85,6 +89,10 @@ class Deadline:
         if not self.bounded:
             return None
         return max(self.remaining() / max(parts, 1), MINIMUM_SHARE)
+
+    def stage_seconds(self, stage: str) -> float | None:
+        """The seconds ``stage`` may take: its share (:data:`STAGE_SHARES`) of the time left; None when unbounded."""
+        return STAGE_SHARES[stage] * self.remaining() if self.bounded else None
 
     def before(self, reserve: float, *, per_operation: float = 0.0) -> "Deadline":
         """A deadline ``reserve`` seconds earlier (for the stages that come first), with ``per_operation``."""

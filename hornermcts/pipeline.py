@@ -36,7 +36,7 @@ import math
 import time
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
@@ -65,11 +65,8 @@ if TYPE_CHECKING:
     from .expression.written import WrittenResult
 
 __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
-           "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost",
-           "SUBSTITUTION_SHARE"]
+           "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost"]
 
-#: With a time limit, the search for new variables (:mod:`hornermcts.rewrites.substitution`) may take this share of it.
-SUBSTITUTION_SHARE = 0.1
 
 
 #: Inputs of fewer terms are searched in this process when neither ``workers`` nor a time limit is given:
@@ -284,7 +281,15 @@ def _is_many(expr) -> bool:
     return isinstance(expr, (list, tuple, sympy.MatrixBase))
 
 
-def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | None = None):
+class Prepared(NamedTuple):
+    """What :func:`prepare_outputs` makes of the input (a tuple, so ``polys, joint, n_markers = ...`` reads it)."""
+
+    polys: list  # one polynomial per output
+    joint: Polynomial  # all outputs in one, the markers in the first columns
+    n_markers: int  # 0 for one output
+
+
+def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | None = None) -> Prepared:
     """``(polys, joint, n_markers)`` for one expression or several.
 
     One expression: ``([poly], poly, 0)``.  ``deadline`` bounds the reading
@@ -302,7 +307,7 @@ def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | Non
 
     if not _is_many(expr):
         poly = as_polynomial(expr, deadline=deadline, max_terms=max_terms)
-        return [poly], poly, 0
+        return Prepared([poly], poly, 0)
     items = list(expr)
     if not items:
         raise OptionError("no expressions to optimize")
@@ -317,10 +322,10 @@ def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | Non
     symbols = tuple(joint.symbols[j] for j in rest)
     joint = Polynomial(tuple(present) + symbols, joint.exponents[:, cols + rest], joint.coefficients,
                        opaque=joint.opaque)
-    return _outputs(joint, len(present), [m not in present for m in markers]), joint, len(present)
+    return Prepared(_outputs(joint, len(present), [m not in present for m in markers]), joint, len(present))
 
 
-def _joined(polys: list) -> tuple:
+def _joined(polys: list) -> Prepared:
     """:func:`prepare_outputs` of polynomials over the same columns: joined without SymPy (exponent rows stacked)."""
     import sympy
 
@@ -333,7 +338,7 @@ def _joined(polys: list) -> tuple:
     exponents = np.vstack(blocks) if blocks else np.zeros((0, len(markers) + len(polys[0].symbols)), dtype=np.int64)
     joint = Polynomial(markers + polys[0].symbols, exponents, [c for p in live for c in p.coefficients],
                        opaque=polys[0].opaque)
-    return _outputs(joint, len(markers), zero), joint, len(markers)
+    return Prepared(_outputs(joint, len(markers), zero), joint, len(markers))
 
 
 def _outputs(joint: Polynomial, n_markers: int, zero: list) -> list[Polynomial]:
@@ -441,7 +446,7 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     recorded = options.as_dict()
     recorded["greedy"] = "greedy" in options.stages
     return OptimizeResult(
-        polynomial=polys if _is_many(expr) else polys[0],
+        polynomial=cast(Polynomial, polys) if _is_many(expr) else polys[0],  # several: the list (see the field)
         order=tuple(best.dag.opaque.get(symbols[j], symbols[j]) for j in best.order),
         before=before,
         after=best.after,
@@ -524,7 +529,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     substitution = None
     if options.substitute:
         substitution = linear_substitution(joint, n_markers, cost=partial(quick_cost, fixed=fixed),
-                                           deadline=Deadline(SUBSTITUTION_SHARE * deadline.remaining())
+                                           deadline=Deadline(deadline.stage_seconds("substitution"))
                                            if deadline.bounded else None)
     if substitution is not None:
         joint = substitution.joint

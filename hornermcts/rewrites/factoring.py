@@ -25,7 +25,7 @@ degree: a sum of 800 variables takes 3.7 s and 536 MB, 100 variables and
 :data:`MAX_DEGREE` is not factored, nor is one linear after its monomial
 content is taken out (irreducible then, whatever its size: a sum of 5,000
 variables).  Below them it runs in a forked child process, stopped after
-:data:`FACTOR_SECONDS` (or :data:`TIME_SHARE` of the time left to a
+:data:`FACTOR_SECONDS` (or the share :data:`~hornermcts.deadline.STAGE_SHARES` gives it of the time left to a
 ``deadline``, if less) and given :data:`FACTOR_MEMORY` bytes more address
 space than this process; the input is then optimized whole, as if it did
 not factor.  Where there is no fork (Windows) it runs in this process,
@@ -65,11 +65,9 @@ from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale
 from ..deadline import Deadline
 from ..polynomial.sparse import Polynomial
 
-__all__ = ["Factorization", "factorization", "product_dag", "TIME_SHARE", "FACTOR_SECONDS", "FACTOR_MEMORY",
+__all__ = ["Factorization", "factorization", "product_dag", "FACTOR_SECONDS", "FACTOR_MEMORY",
            "MAX_COST", "MAX_VARIABLES", "MAX_DEGREE"]
 
-#: With a deadline, factoring may take this share of the time left (it runs in a child process stopped then).
-TIME_SHARE = 0.1
 #: Factoring is stopped after this many seconds, deadline or not (res(8,6), 114,080 terms, takes 1.2 s).
 FACTOR_SECONDS = 10.0
 #: The child process that factors may grow by this many bytes of address space; past that FLINT fails there.
@@ -118,7 +116,7 @@ def factorization(poly: Polynomial, deadline: Deadline | None = None) -> Factori
     exact (``int`` or ``Fraction``), when the input is above the size
     bounds (:data:`MAX_COST`, :data:`MAX_VARIABLES`, :data:`MAX_DEGREE`),
     and when factoring would take more than :data:`FACTOR_SECONDS`, or
-    :data:`TIME_SHARE` of the time left to a bounded ``deadline``, or
+    the share :data:`~hornermcts.deadline.STAGE_SHARES` gives it of the time left to a bounded ``deadline``, or
     :data:`FACTOR_MEMORY` more memory.
     """
     coefficients = [to_python(c) for c in poly.coefficients]
@@ -134,7 +132,7 @@ def factorization(poly: Polynomial, deadline: Deadline | None = None) -> Factori
     terms = dict(zip(map(tuple, poly.exponents.tolist()), (int(c * scale) for c in coefficients)))
     seconds = FACTOR_SECONDS
     if deadline is not None and deadline.bounded:
-        seconds = min(seconds, TIME_SHARE * deadline.remaining())
+        seconds = min(seconds, deadline.stage_seconds("factoring"))  # a child process, stopped then
     small = poly.n_terms < IN_PROCESS_TERMS and int(poly.exponents.max()) <= IN_PROCESS_DEGREE
     found = _factor(terms, poly.n_vars) if small else _in_child(terms, poly.n_vars, seconds)
     if found is None:
