@@ -37,7 +37,7 @@ learns the LSC and Kakuro priors from 200 generated problems and runs a
 4-problem live check of the LSC script; `medium` (the default) and `full`
 learn them from 10,000 as the benchmarks do (about a minute).
 """),
-    ("code", r"""
+    ("live", r"""
 import json
 import os
 import sys
@@ -157,7 +157,7 @@ A live check of the script that produced these rows (every budget runs
 it; `small` and the others alike): the four rows on the first four test
 problems at 1,024 playouts, with the prior learned from `TRAINING` problems.
 """),
-    ("code", r"""
+    ("live", r"""
 lsc_prior = latin_square.learn_prior(latin_square.training_instances(TRAINING))
 live = []
 for seed in range(4):
@@ -177,7 +177,7 @@ The distribution of count/nb over the Dual codes seen in Replay (the paper's
 Figure 1), and the same ratios laid out by (rc, cc): moves whose value fits
 few cells of their row and column are the solution's moves far more often.
 """),
-    ("code", r"""
+    ("live", r"""
 r = ratios(lsc_prior)
 n = 20
 grid = np.full((n + 1, n + 1), np.nan)
@@ -284,7 +284,7 @@ if kakuro_rows:
 The paper counts 15,410 codes of ratio 1.0 and 20,353 in (0, 0.1) after
 10,000 problems, with a peak at 0 (values made impossible by the sums).
 """),
-    ("code", r"""
+    ("live", r"""
 fig, axes = plt.subplots(2, 2, figsize=(10, 6.6))
 for ax, code in zip(axes.flat, ("sums", "filled", "remaining", "hints")):
     prior = kakuro.learn_prior(kakuro.training_instances(TRAINING), code=code)

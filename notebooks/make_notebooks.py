@@ -2,6 +2,10 @@
 
     python notebooks/make_notebooks.py                      # write them all, no outputs
     python notebooks/make_notebooks.py --execute medium     # write, then run them and keep the outputs
+    python notebooks/make_notebooks.py --execute medium --only thesis_tables.ipynb   # one of them
+
+Writing without ``--execute`` leaves the notebooks without outputs; the committed
+ones are executed with ``--execute medium`` (tests/test_notebooks.py checks it).
 
 ``--execute BUDGET`` runs each notebook top to bottom with nbclient in the
 notebook's folder, with ``HORNERMCTS_NOTEBOOK_BUDGET=BUDGET`` (small, medium
@@ -51,14 +55,17 @@ annealing and a greedy step that lower the counts further (see `tour.ipynb`).
 
 | budget | $C_p$ values | seeds per point | N | searches | cost (one core) |
 |---|---|---|---|---|---|
-| `small` | 3 | 2 | 20, 60 | 72 | under a minute (the test suite runs this) |
+| `small` | 16 | 5 | 300, 1000, 3000 | none: the saved rows | seconds (the test suite runs this) |
 | `medium` (default) | 16 | 5 | 300, 1000, 3000 | 1280 | about an hour |
 | `full` | 25 | 10 | 300, 1000, 3000 | 4000 | about 3 hours |
 
 The paper drew 4000 searches *per panel*; even `full` has 10 per $C_p$ value, so
 we compare the medians and the spread per $C_p$ value instead of densities.
+`small` runs no search: it draws the `medium` grid from the saved rows
+(`benchmarks/results/sa_uct_paper_*.jsonl`, or `HORNERMCTS_NOTEBOOK_RESULTS`),
+the rows the committed outputs were drawn from.
 `HORNERMCTS_NOTEBOOK_WORKERS` sets the number of processes (default: all
-cores; 1 in `small`).  The searches are saved as JSON lines in
+cores).  The searches of `medium` and `full` are saved as JSON lines in
 `HORNERMCTS_NOTEBOOK_RESULTS` (default: a fresh temporary folder, so the
 notebook writes nothing else); a run that is interrupted resumes where it
 stopped when pointed at the same folder, and pointing it at
@@ -74,13 +81,14 @@ from pathlib import Path
 import matplotlib.pyplot as plt
 import numpy as np
 
+import hornermcts
 from hornermcts import optimize
 from hornermcts.cost.counting import original_count
 from hornermcts.research import families
-from hornermcts.research.experiments import cp_sweep, region_of_interest
+from hornermcts.research.experiments import SweepTable, cp_sweep, read_table, region_of_interest
 
 BUDGETS = {
-    "small":  {"cps": np.logspace(-2, 1, 3),  "seeds": 2,  "iterations": [20, 60],          "fb_iterations": 60},
+    "small":  {"cps": np.logspace(-2, 1, 16), "seeds": 5,  "iterations": [300, 1000, 3000], "fb_iterations": 1000},
     "medium": {"cps": np.logspace(-2, 1, 16), "seeds": 5,  "iterations": [300, 1000, 3000], "fb_iterations": 1000},
     "full":   {"cps": np.logspace(-2, 1, 25), "seeds": 10, "iterations": [300, 1000, 3000], "fb_iterations": 1000},
 }
@@ -91,10 +99,14 @@ CPS = [float(c) for c in BUDGETS[BUDGET]["cps"]]
 SEEDS = BUDGETS[BUDGET]["seeds"]
 ITERATIONS = BUDGETS[BUDGET]["iterations"]
 FB_N = BUDGETS[BUDGET]["fb_iterations"]          # N of the forward / backward comparison
-WORKERS = int(os.environ.get("HORNERMCTS_NOTEBOOK_WORKERS") or (1 if BUDGET == "small" else os.cpu_count()))
+SAVED_ONLY = BUDGET == "small"                   # no search: the saved rows of the medium grid
+WORKERS = int(os.environ.get("HORNERMCTS_NOTEBOOK_WORKERS") or os.cpu_count())
 BACKEND = "serial" if WORKERS == 1 else "process"
-RESULTS = Path(os.environ.get("HORNERMCTS_NOTEBOOK_RESULTS") or tempfile.mkdtemp(prefix="hornermcts-sa-uct-"))
-RESULTS.mkdir(parents=True, exist_ok=True)
+REPOSITORY_ROWS = Path(hornermcts.__file__).resolve().parents[1] / "benchmarks" / "results"  # an editable install
+RESULTS = Path(os.environ.get("HORNERMCTS_NOTEBOOK_RESULTS")
+               or (REPOSITORY_ROWS if SAVED_ONLY else tempfile.mkdtemp(prefix="hornermcts-sa-uct-")))
+if not SAVED_ONLY:
+    RESULTS.mkdir(parents=True, exist_ok=True)
 
 EXPRESSIONS = {"hep_sigma": "HEP(σ)", "res(7,5)": "res(7,5)"}
 FILES = {"hep_sigma": "sa_uct_paper_hep_sigma.jsonl", "res(7,5)": "sa_uct_paper_res75.jsonl"}
@@ -103,8 +115,7 @@ COLORS = {"uct": "tab:orange", "sa-uct": "tab:blue"}
 TOLERANCE = 0.03     # "near the global minimum": within 3% of the best count found (see the region-of-interest section)
 
 plt.rcParams.update({"figure.dpi": 80, "axes.grid": True, "grid.alpha": 0.3})
-print(f"budget {BUDGET!r}: {len(CPS)} Cp values, {SEEDS} seeds, N = {ITERATIONS}, forward/backward at N = {FB_N}")
-print(f"{WORKERS} worker(s), backend {BACKEND!r}; rows saved in {RESULTS}")
+print(f"{len(CPS)} Cp values, {SEEDS} seeds, N = {ITERATIONS}, forward/backward at N = {FB_N}")
 """),
     ("md", r"""
 ## The two expressions
@@ -128,16 +139,29 @@ for name, poly in polys.items():
 
 One `cp_sweep` per expression, N and direction: every $C_p$ value × schedule ×
 seed is one independent search with its own reproducible seed.  Rows already in
-the results folder are not run again.
+the results folder are not run again; the `small` budget only reads them.
 """),
     ("code", r"""
+def saved_rows(expr, n, direction):
+    # the grid's rows of a saved sweep (its file may hold more Cp values): all of them, or a clear error
+    rows = [r for r in read_table(RESULTS / FILES[expr]).where(iterations=n, direction=direction).rows
+            if r["cp"] in CPS and r["run"] < SEEDS]
+    if len(rows) != len(CPS) * len(SCHEDULES) * SEEDS:
+        raise ValueError(f"{RESULTS / FILES[expr]} holds {len(rows)} of the {len(CPS) * len(SCHEDULES) * SEEDS} "
+                         f"searches at N = {n} {direction}: run this notebook with the medium budget to complete them")
+    return SweepTable(rows)
+
+
 runs = [(e, n, "forward") for e in EXPRESSIONS for n in ITERATIONS] + [(e, FB_N, "backward") for e in EXPRESSIONS]
 tables = {}
 wall = time.perf_counter()
 for expr, n, direction in runs:
     start = time.perf_counter()
-    table = cp_sweep(polys[expr], cps=CPS, iterations=n, seeds=SEEDS, direction=direction,
-                     backend=BACKEND, workers=WORKERS, save=RESULTS / FILES[expr], progress=None)
+    if SAVED_ONLY:
+        table = saved_rows(expr, n, direction)
+    else:
+        table = cp_sweep(polys[expr], cps=CPS, iterations=n, seeds=SEEDS, direction=direction,
+                         backend=BACKEND, workers=WORKERS, save=RESULTS / FILES[expr], progress=None)
     tables[expr, n, direction] = table
     print(f"{EXPRESSIONS[expr]:>9}  N={n:<5} {direction:<8}: {len(table):4d} searches, "
           f"{sum(table.column('seconds')):6.0f} s of search time, {time.perf_counter() - start:5.0f} s now")
@@ -379,7 +403,7 @@ search budgets and with FORM's optimizer, then generate code, check it and time 
 under a minute (the test suite does); `medium` (the default) uses the budgets
 a user would (a few minutes, most of it FORM's O3 and the N = 3000 search).
 """),
-    ("code", r"""
+    ("live", r"""
 import inspect
 import os
 import sys
@@ -458,7 +482,7 @@ variables), `cse` the count of the final order before the greedy step, and
 variable outermost, forward and backward) with CSE, the simple heuristic the
 search must beat.
 """),
-    ("code", r"""
+    ("live", r"""
 results = {}
 for n in ITERATIONS:
     results[n] = optimize(poly, iterations=n, seed=0)
@@ -469,7 +493,7 @@ result = results[ITERATIONS[-1]]
 print()
 print(result.summary())
 """),
-    ("code", r"""
+    ("live", r"""
 fig, ax = plt.subplots(figsize=(8, 3.6))
 for k, (n, r) in enumerate(results.items()):   # thinner lines for larger N, so overlaps stay visible
     its, ops = zip(*r.history)
@@ -504,7 +528,7 @@ Every count is read from the code each side hands its user, with one counter
 the C we emit (it holds exactly `result.after`) and FORM's emitted code (it
 holds exactly FORM's reported figure).
 """),
-    ("code", r"""
+    ("live", r"""
 sys.path.insert(0, str(Path(hornermcts.__file__).resolve().parent.parent / "benchmarks"))  # the repository's
 from delivered import form_in_code, ours_in_code
 
@@ -540,7 +564,7 @@ print(f"{'':<26} {'operations':>10} {'reduction':>10} {'seconds':>8}")
 for name, (ops, secs) in comparison.items():
     print(f"{name:<26} {ops:>10} {written / ops:>9.1f}x {secs:>8.2f}")
 """),
-    ("code", r"""
+    ("live", r"""
 names = [n for n in comparison if n != "as written (expanded)"]
 ops = [comparison[n][0] for n in names]
 colors = ["tab:purple" if n.startswith("FORM") else "tab:gray" if "only" in n else "tab:blue" for n in names]
@@ -564,7 +588,7 @@ and `compile` builds the C with the system compiler and loads it as a
 callable on one point or an array of points.  (`hornermcts optimize FILE --emit c`
 does the same from the command line.)
 """),
-    ("code", r"""
+    ("live", r"""
 source = codegen.to_c(result, "hep_sigma", batch=False)
 lines = source.splitlines()
 print("\n".join(lines[:30]))
@@ -579,7 +603,7 @@ polynomial at a few of them.  Then the time per point, for the default
 preset's result and for the `fast` preset's (occurrence order + CSE), in C and
 in NumPy: fewer operations, faster code.
 """),
-    ("code", r"""
+    ("live", r"""
 rng = np.random.default_rng(1)
 points = rng.uniform(-1, 1, size=(POINTS, poly.n_vars))
 baseline = optimize(poly, preset="fast")
@@ -596,7 +620,7 @@ for name, v in values.items():
           f"max |difference| to the exact values {np.abs(v[:3] - exact).max():.1e}")
 print(f"{'exact':<32} first 3 values {np.array2string(exact, precision=10)}")
 """),
-    ("code", r"""
+    ("live", r"""
 def per_point(programs, repeat=REPEAT, n=10_000):
     # ns per point, best of `repeat` runs on n points; the programs take turns, so a moment
     # when the machine is busy does not fall on one program only (C and NumPy apart: NumPy's
@@ -707,23 +731,27 @@ TOUR_FINDINGS = r"""
 ## What the committed run shows
 
 The outputs above are from the **`medium` budget** (searches with N = 300,
-1000, 3000; FORM O1-O4; timing: best of 30 runs on 10 000 points), run on an
-idle 2-core machine (2026-11-27); the seconds and nanoseconds move from run to
-run, the operation counts do not (seed 0).  Every count is that of the emitted
+1000, 3000; FORM O1-O4; timing: best of 30 runs on 10 000 points), run on the
+shared 2-core machine while other jobs ran (load average about 4, 2026-11-28):
+the seconds and nanoseconds move from run to run and with the machine's load,
+the operation counts do not (seed 0).  Every count is that of the emitted
 code, ours and FORM's, read by one counter.
 
 * On HEP(σ) the default preset leaves 1039-1041 operations (45.6× fewer than
-  written), a third of FORM's best level O4 (3350), in a quarter of its time
-  (1.0 s against 4.4 s).  Most of it is the new variables: in 8 sums and
+  written), a third of FORM's best level O4 (3350), in under a third of its
+  time (3.4 s against 11.6 s in this run; 1.0 s against 4.4 s on the idle
+  machine, 2026-11-27).  Most of it is the new variables: in 8 sums and
   differences of its own variables HEP(σ) has 873 terms instead of 5717, so
   even the `fast` preset (occurrence order + CSE in them: 1500) is below every
   FORM level.  The search takes that to 1124, the greedy step to 1040.
 * Fewer operations give faster code, though not in proportion: the compiled C
-  of the default's form evaluates HEP(σ) in about 22 ns per point against
-  about 24 ns for the `fast` preset's (1500 operations; at 10 000 points on
-  two threads the C code is not bound by its arithmetic alone), the generated
-  NumPy code in 250-260 against 340-350 ns.  All four agree with the exact values to about 1e-14 (the
-  default's 3e-14 against 4e-15: its values pass through the new variables).
+  of the default's form evaluates HEP(σ) in 45 ns per point against 51 ns for
+  the `fast` preset's (1500 operations; at 10 000 points on two busy cores the
+  C code is not bound by its arithmetic alone; on the idle machine 22 against
+  24 ns), the generated NumPy code in 990 against 1900 ns (idle: 250-260
+  against 340-350 ns).  All four agree with the exact values to a few 1e-14
+  (the default's 3.2e-14 against 1.4e-14: its values pass through the new
+  variables).
 
 ## Where next
 
@@ -743,14 +771,26 @@ FINDINGS = {"@@FINDINGS@@": PAPER_FINDINGS, "@@TOUR_FINDINGS@@": TOUR_FINDINGS, 
             "@@GNRPA_FINDINGS@@": GNRPA_FINDINGS}
 
 
+#: The tag of a code cell whose outputs depend on the budget (kind "live" in the cell lists: searches, timings,
+#: priors learned from a budget's number of problems).  The other code cells draw saved rows and print the same
+#: text at every budget, which tests/test_notebooks.py checks against the committed outputs.
+LIVE_TAG = "depends-on-budget"
+
+
 def build(cells) -> nbformat.NotebookNode:
+    """A notebook of ("md" | "code" | "live", text) cells, the findings' markers replaced by their text."""
     nb = new_notebook()
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
     for kind, text in cells:
         text = text.strip("\n")
         text = FINDINGS.get(text, text).strip("\n")
-        nb.cells.append(new_markdown_cell(text) if kind == "md" else new_code_cell(text))
+        if kind == "md":
+            cell = new_markdown_cell(text)
+        else:
+            cell = new_code_cell(text, metadata={"tags": [LIVE_TAG]} if kind == "live" else {})
+        cell.id = f"cell-{len(nb.cells)}"  # stable, so that re-executing changes only the outputs
+        nb.cells.append(cell)
     return nb
 
 
@@ -768,7 +808,8 @@ def execute(path: Path, budget: str, results: Path | None, workers: str | None, 
     if workers is not None:
         os.environ["HORNERMCTS_NOTEBOOK_WORKERS"] = workers
     start = time.perf_counter()
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}).execute()
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+                   resources={"metadata": {"path": str(path.parent)}}).execute()
     nb.metadata["hornermcts"] = {"budget": budget}
     nbformat.write(nb, path)
     return time.perf_counter() - start
@@ -777,13 +818,13 @@ def execute(path: Path, budget: str, results: Path | None, workers: str | None, 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--execute", metavar="BUDGET", choices=["small", "medium", "full"])
-    ap.add_argument("--only", choices=sorted(NOTEBOOKS), help="one notebook")
+    ap.add_argument("--only", nargs="+", choices=sorted(NOTEBOOKS), help="these notebooks only")
     ap.add_argument("--results", type=Path, default=HERE.parent / "benchmarks" / "results")
     ap.add_argument("--workers", default=None)
     ap.add_argument("--timeout", type=int, default=None, help="seconds per cell (default: none)")
     args = ap.parse_args()
     for name, cells in NOTEBOOKS.items():
-        if args.only and name != args.only:
+        if args.only and name not in args.only:
             continue
         path = HERE / name
         nbformat.write(build(cells), path)

@@ -30,11 +30,10 @@ runs come from one command, `python benchmarks/thesis_tables.py`, which saves
 every run (with its incumbent history and its solution, checked by each
 domain's independent checker) in `benchmarks/results/thesis/*.jsonl`.
 
-**Budgets of this notebook.** `HORNERMCTS_NOTEBOOK_BUDGET=small` runs every
-method live on one instance per table at 0.5 CPU s per run (the test suite
-does); `medium` and `full` (the default is `medium`) read the saved full
-reproduction from `$HORNERMCTS_NOTEBOOK_RESULTS/thesis` (default
-`benchmarks/results/thesis`).
+**Budgets of this notebook.** Every budget (`HORNERMCTS_NOTEBOOK_BUDGET`:
+`small`, `medium` or `full`) reads the saved full reproduction from
+`$HORNERMCTS_NOTEBOOK_RESULTS/thesis` (default `benchmarks/results/thesis`):
+its runs take hours, and `python benchmarks/thesis_tables.py` makes them.
 """),
     ("code", r"""
 import json
@@ -62,10 +61,7 @@ plt.rcParams.update({"figure.dpi": 80, "axes.grid": True, "grid.alpha": 0.3})
 
 
 def rows_of(domain):
-    # small: every method live on one instance at 0.5 CPU s; otherwise the saved reproduction
-    instance, module = SMALL[domain]
-    if BUDGET == "small":
-        return module.table(0.5, 1, [instance])
+    # the saved reproduction (benchmarks/thesis_tables.py runs it)
     with open(SAVED / f"{domain}.jsonl", encoding="utf-8") as handle:
         return [json.loads(line) for line in handle if line.strip()]
 
@@ -92,7 +88,7 @@ def incumbents(ax, rows, instance, key, title, log_x=True):
 
 
 shown = SAVED.relative_to(ROOT) if SAVED.resolve().is_relative_to(ROOT) else SAVED
-print(f"budget {BUDGET!r}: " + ("live runs at 0.5 CPU s" if BUDGET == "small" else f"saved runs from {shown}"))
+print(f"saved runs from {shown}")
 """),
     ("md", r"""
 ## Table 5.1: the stacking problem
