@@ -117,33 +117,22 @@ def _described(path: str, poly, name) -> str:
     return f"{where}: {named}{terms}, {poly.n_vars} variable{'' if poly.n_vars == 1 else 's'}"
 
 
-def _kernel_cache() -> tuple[str | None, bool]:
-    """Where Numba caches the fast counter's kernels, and whether they are there (newer than the source).
-
-    Numba names a cached kernel's index ``module.function-line.pyXY.nbi`` and
-    ignores it once the source changes; ``(None, False)`` if Numba's JIT is off.
-    """
+def _kernel_cache() -> str | None:
+    """Where Numba caches the fast counter's kernels (None if Numba's JIT is off)."""
     from numba.core.dispatcher import Dispatcher
 
     from ..cost import fast_counter as fastcount
 
     kernels = [v for v in vars(fastcount).values() if isinstance(v, Dispatcher)]
-    if not kernels:
-        return None, False
-    folder = Path(kernels[0].stats.cache_path)
-    source = Path(fastcount.__file__)
-    try:
-        newest = max((p.stat().st_mtime for p in folder.glob(f"{source.stem}.*.nbi")), default=-1.0)
-        return str(folder), newest >= source.stat().st_mtime
-    except OSError:
-        return str(folder), False
+    return kernels[0].stats.cache_path if kernels else None
 
 
 def _prepare_kernels(poly, status) -> None:
-    """Compile the fast counter for ``poly`` (or load it from Numba's disk cache), saying which."""
+    """Load the fast counter for ``poly`` from Numba's disk cache, or compile it, saying which."""
     from ..cost.fast_counter import FastCounter
+    from ..kernels import announcing
 
-    folder, cached = _kernel_cache()
+    folder = _kernel_cache()
     if not hasattr(poly, "n_terms"):  # an expression as written: its regions are polynomials, the same kernels
         from ..parse import from_text
 
@@ -155,14 +144,15 @@ def _prepare_kernels(poly, status) -> None:
     where = config.CACHE_DIR or folder  # NUMBA_CACHE_DIR, or Numba's choice (beside the sources if writable)
     home = str(Path.home())
     where = "~" + where[len(home):] if where.startswith(home + os.sep) else where
-    status(f"loading compiled kernels from {where} ..." if cached else
-           f"compiling kernels (first run only, cached in {where}) ...")
-    FastCounter(poly).count(range(poly.n_vars))  # the same argument types as the search's counter
+    status(f"loading compiled kernels from {where} ...")
+    with announcing(lambda text: status(f"compiling kernels (first run only, cached in {where}) ...")):
+        FastCounter(poly).count(range(poly.n_vars))  # the same argument types as the search's counter
 
 
 def run(args: argparse.Namespace) -> int:
     line = StatusLine(sys.stderr) if shows_status(args) else None
     from ..deadline import Deadline
+    from ..kernels import announcing
     from ..pipeline import optimize
     from ..options import from_arguments
 
@@ -179,7 +169,8 @@ def run(args: argparse.Namespace) -> int:
             line(f"searching ({searches}), then CSE{' and greedy' if 'greedy' in options.stages else ''} ...",
                  keep=True)  # the search's bars use the next line
         budget = deadline.before(OUTSIDE_SECONDS, per_operation=EMIT_SECONDS_PER_OPERATION if args.emit else 0.0)
-        result = optimize(poly, options, progress=None if line is None else "auto", deadline=budget)
+        with announcing(line or (lambda text: None)):  # a rarer kernel compiling now: on the line, or quiet
+            result = optimize(poly, options, progress=None if line is None else "auto", deadline=budget)
         code = None
         if args.emit:
             from ..codegen import emit

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from .. import kernels  # noqa: F401  (announces the kernels' compiles)
 from ..polynomial.coefficients import common_denominator
 from ..errors import OptionError
 from ..polynomial.coefficients import coefficient_mode, exact_coefficients

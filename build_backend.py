@@ -1,0 +1,47 @@
+"""The build backend: setuptools', which also compiles the fast counter's kernels into a wheel it builds.
+
+``pip install .`` (or of an sdist) builds the wheel on the machine it installs
+on.  After copying the sources, :class:`BuildPyWithKernels` runs
+``python -m hornermcts.kernels`` on them, and Numba writes the compiled kernels
+into the build's ``hornermcts/__pycache__``, which the wheel ships; Numba loads
+them after the install, since it keys them by the source's content, its own
+version and the CPU.  The first ``optimize`` then loads them instead of
+compiling them for 10-15 s (issue 37 item 4).  If anything goes wrong the wheel
+is built without them, and they compile on first use, announced (see
+``hornermcts/kernels.py``).
+
+Only a wheel's build needs Numba, NumPy and SymPy
+(:func:`get_requires_for_build_wheel`); an editable install (the README's
+``pip install -e``, the CI) skips the step and does not install them into its
+build environment.  ``HORNERMCTS_NO_KERNEL_BUILD=1`` skips it too.
+"""
+import os
+import subprocess
+import sys
+
+from setuptools import build_meta
+from setuptools.build_meta import *  # noqa: F401,F403  (every other hook is setuptools')
+from setuptools.command.build_py import build_py
+
+#: What compiling the kernels imports (hornermcts.cost.fast_counter and its modules).
+KERNEL_BUILD_REQUIRES = ["numba>=0.59", "numpy>=1.24", "sympy>=1.12"]
+
+
+def get_requires_for_build_wheel(config_settings=None):
+    return build_meta.get_requires_for_build_wheel(config_settings) + KERNEL_BUILD_REQUIRES
+
+
+class BuildPyWithKernels(build_py):
+    def run(self):
+        super().run()
+        if getattr(self, "editable_mode", False) or os.environ.get("HORNERMCTS_NO_KERNEL_BUILD"):
+            return
+        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}  # Numba's in-tree cache
+        # the built sources first; pip's isolated build environment stays on the path after them
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.abspath(self.build_lib), env.get("PYTHONPATH")]))
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        try:
+            subprocess.run([sys.executable, "-m", "hornermcts.kernels"], env=env, check=True, timeout=600,
+                           cwd=self.build_lib)  # not the source tree, which `-m` would put first on the path
+        except (OSError, subprocess.SubprocessError) as exc:
+            print(f"hornermcts: kernels not compiled at build ({exc}); they compile on first use", file=sys.stderr)
