@@ -340,3 +340,16 @@ def test_pendulum_equations_are_the_textbook_double_pendulum():
     for e, f in zip(got, expected):
         assert sympy.expand(sympy.expand_trig(e - f)) == 0
     assert sum(len(sympy.Add.make_args(e)) for e in families.pendulum_equations(5)) == 1385
+
+
+def test_form_ops_is_found_beside_the_repository(monkeypatch):
+    """``../shared/tools/form_ops.py`` (the FORM oracle's counter) is found where the README says, from any layout."""
+    from pathlib import Path
+
+    from hornermcts.research import form
+
+    beside = Path(__file__).resolve().parents[2] / "shared" / "tools" / "form_ops.py"
+    if not beside.is_file():
+        pytest.skip(f"{beside} is not there (a clone without the shared folder)")
+    monkeypatch.delenv("HORNERMCTS_FORM_OPS", raising=False)
+    assert form.form_ops_path() == beside

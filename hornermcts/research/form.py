@@ -23,7 +23,7 @@ def form_ops_path() -> Path | None:
     """Where ``form_ops.py`` is, or None."""
     env = os.environ.get("HORNERMCTS_FORM_OPS")
     candidates = [Path(env)] if env else []
-    repo = Path(__file__).resolve().parent.parent
+    repo = Path(__file__).resolve().parents[2]  # hornermcts/research/form.py -> the repository
     candidates.append(repo.parent / "shared" / "tools" / "form_ops.py")
     for path in candidates:
         if path.is_file():
