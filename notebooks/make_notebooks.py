@@ -732,23 +732,23 @@ TOUR_FINDINGS = r"""
 
 The outputs above are from the **`medium` budget** (searches with N = 300,
 1000, 3000; FORM O1-O4; timing: best of 30 runs on 10 000 points), run on the
-shared 2-core machine while other jobs ran (load average about 4, 2026-11-28):
+shared 2-core machine while other jobs ran (load average about 7, 2026-11-28):
 the seconds and nanoseconds move from run to run and with the machine's load,
 the operation counts do not (seed 0).  Every count is that of the emitted
 code, ours and FORM's, read by one counter.
 
 * On HEP(σ) the default preset leaves 1039-1041 operations (45.6× fewer than
-  written), a third of FORM's best level O4 (3350), in under a third of its
-  time (3.4 s against 11.6 s in this run; 1.0 s against 4.4 s on the idle
+  written), a third of FORM's best level O4 (3350), in a quarter of its time
+  (3.0 s against 11.6 s in this run; 1.0 s against 4.4 s on the idle
   machine, 2026-11-27).  Most of it is the new variables: in 8 sums and
   differences of its own variables HEP(σ) has 873 terms instead of 5717, so
   even the `fast` preset (occurrence order + CSE in them: 1500) is below every
   FORM level.  The search takes that to 1124, the greedy step to 1040.
 * Fewer operations give faster code, though not in proportion: the compiled C
-  of the default's form evaluates HEP(σ) in 45 ns per point against 51 ns for
+  of the default's form evaluates HEP(σ) in 49 ns per point against 58 ns for
   the `fast` preset's (1500 operations; at 10 000 points on two busy cores the
   C code is not bound by its arithmetic alone; on the idle machine 22 against
-  24 ns), the generated NumPy code in 990 against 1900 ns (idle: 250-260
+  24 ns), the generated NumPy code in 610 against 950 ns (idle: 250-260
   against 340-350 ns).  All four agree with the exact values to a few 1e-14
   (the default's 3.2e-14 against 1.4e-14: its values pass through the new
   variables).
@@ -808,7 +808,7 @@ def execute(path: Path, budget: str, results: Path | None, workers: str | None, 
     if workers is not None:
         os.environ["HORNERMCTS_NOTEBOOK_WORKERS"] = workers
     start = time.perf_counter()
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
+    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, coalesce_streams=True,
                    resources={"metadata": {"path": str(path.parent)}}).execute()
     nb.metadata["hornermcts"] = {"budget": budget}
     nbformat.write(nb, path)
