@@ -2,7 +2,7 @@
 
 Creates a venv, installs SOURCE into it the way a user would (``pip install
 SOURCE``, not editable), and records the Numba cache files the install left in
-``hornermcts/__pycache__``.  Then, for ``hornermcts optimize`` of the file
+the package's ``__pycache__`` folders.  Then, for ``hornermcts optimize`` of the file
 ``x = 3`` and for the first ``optimize`` of a few inputs under 1,000 terms,
 each in a fresh process, it first puts the cache back as the install left it
 (so every run is a first run) and times it: wall seconds of the whole process
@@ -60,19 +60,20 @@ def main() -> None:
         start = time.perf_counter()
         subprocess.run([str(python), "-m", "pip", "install", "-q", str(args.source)], check=True, env=env)
         print(f"pip install {args.source}: {time.perf_counter() - start:.0f} s")
-    cache = Path(subprocess.run([str(python), "-c", "import hornermcts, os; print(os.path.dirname("
-                                 "hornermcts.__file__))"], capture_output=True, text=True, check=True,
-                                env=env, cwd=tempfile.gettempdir()).stdout.strip()) / "__pycache__"  # not a checkout
+    package = Path(subprocess.run([str(python), "-c", "import hornermcts, os; print(os.path.dirname("
+                                   "hornermcts.__file__))"], capture_output=True, text=True, check=True,
+                                  env=env, cwd=tempfile.gettempdir()).stdout.strip())  # not a checkout's
     shipped = Path(tempfile.mkdtemp(prefix="hornermcts-shipped-"))
-    for f in cache.glob("*.nb[ic]"):
-        shutil.copy2(f, shipped)
-    print(f"the install left {len(list(shipped.iterdir()))} Numba cache files; load average {load()}")
+    for f in package.rglob("__pycache__/*.nb[ic]"):
+        (shipped / f.relative_to(package)).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(f, shipped / f.relative_to(package))
+    print(f"the install left {len(list(shipped.rglob('*.nb[ic]')))} Numba cache files; load average {load()}")
 
     def first_run(argv: list[str]) -> tuple[float, str]:
-        for f in cache.glob("*.nb[ic]"):
+        for f in package.rglob("__pycache__/*.nb[ic]"):
             f.unlink()
-        for f in shipped.iterdir():
-            shutil.copy2(f, cache)
+        for f in shipped.rglob("*.nb[ic]"):
+            shutil.copy2(f, package / f.relative_to(shipped))
         start = time.perf_counter()
         out = subprocess.run(argv, capture_output=True, text=True, env=env, cwd=tempfile.gettempdir())
         return time.perf_counter() - start, out.stdout.strip()
