@@ -100,7 +100,8 @@ def solved_curve(ax, rows, key, label, colour, scale_to=100, start=1):
 
 
 COLOURS = ["tab:gray", "tab:green", "tab:orange", "tab:blue", "tab:purple", "tab:red"]
-print(f"budget {BUDGET!r}: priors learned from {TRAINING} generated problems; results from {FOLDERS[0]}")
+print(f"budget {BUDGET!r}: priors learned from {TRAINING} generated problems; results from "
+      f"{FOLDERS[0].relative_to(ROOT) if FOLDERS[0].is_relative_to(ROOT) else FOLDERS[0]}")
 """),
     ("md", r"""
 ## Table 1: Latin square completion
