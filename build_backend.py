@@ -2,13 +2,13 @@
 
 ``pip install .`` (or of an sdist) builds the wheel on the machine it installs
 on.  After copying the sources, :class:`BuildPyWithKernels` runs
-``python -m hornermcts.kernels`` on them, and Numba writes the compiled kernels
+``python -m hornermcts.cost.kernels`` on them, and Numba writes the compiled kernels
 into the build's ``hornermcts/__pycache__``, which the wheel ships; Numba loads
 them after the install, since it keys them by the source's content, its own
 version and the CPU.  The first ``optimize`` then loads them instead of
 compiling them for 10-15 s (issue 37 item 4).  If anything goes wrong the wheel
 is built without them, and they compile on first use, announced (see
-``hornermcts/kernels.py``).
+``hornermcts/cost/kernels.py``).
 
 Only a wheel's build needs Numba, NumPy and SymPy
 (:func:`get_requires_for_build_wheel`); an editable install (the README's
@@ -41,7 +41,7 @@ class BuildPyWithKernels(build_py):
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.abspath(self.build_lib), env.get("PYTHONPATH")]))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         try:
-            subprocess.run([sys.executable, "-m", "hornermcts.kernels"], env=env, check=True, timeout=600,
+            subprocess.run([sys.executable, "-m", "hornermcts.cost.kernels"], env=env, check=True, timeout=600,
                            cwd=self.build_lib)  # not the source tree, which `-m` would put first on the path
         except (OSError, subprocess.SubprocessError) as exc:
             print(f"hornermcts: kernels not compiled at build ({exc}); they compile on first use", file=sys.stderr)

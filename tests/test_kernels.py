@@ -2,7 +2,7 @@
 
 The probes are tiny functions whose module is made to look like hornermcts's, so
 that compiling them takes a fraction of a second (the fast counter's own kernels
-take 10-15 s, and are compiled once at install: see hornermcts/kernels.py).
+take 10-15 s, and are compiled once at install: see hornermcts/cost/kernels.py).
 """
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import sys
 import pytest
 from numba import njit
 
-from hornermcts import kernels
+from hornermcts.cost import kernels
 
 
 def probe(module: str):

@@ -130,7 +130,7 @@ def _kernel_cache() -> str | None:
 def _prepare_kernels(poly, status) -> None:
     """Load the fast counter for ``poly`` from Numba's disk cache, or compile it, saying which."""
     from ..cost.fast_counter import FastCounter
-    from ..kernels import announcing
+    from ..cost.kernels import announcing
 
     folder = _kernel_cache()
     if not hasattr(poly, "n_terms"):  # an expression as written: its regions are polynomials, the same kernels
@@ -152,7 +152,7 @@ def _prepare_kernels(poly, status) -> None:
 def run(args: argparse.Namespace) -> int:
     line = StatusLine(sys.stderr) if shows_status(args) else None
     from ..deadline import Deadline
-    from ..kernels import announcing
+    from ..cost.kernels import announcing
     from ..pipeline import optimize
     from ..options import from_arguments
 

@@ -30,12 +30,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .. import kernels  # noqa: F401  (announces the kernels' compiles)
 from ..polynomial.coefficients import common_denominator
 from ..errors import OptionError
 from ..polynomial.coefficients import coefficient_mode, exact_coefficients
 from ..polynomial.sparse import normalize_order
 from .counting import OpCount, pieces_count
+from .kernels import announcing  # noqa: F401  (importing it announces the kernels' compiles)
 
 __all__ = ["FastCounter"]
 

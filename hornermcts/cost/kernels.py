@@ -16,12 +16,14 @@ install and machine.  Hence:
   install, another Numba version, a rarer argument type such as exponents with
   more than 256 distinct values) is announced: a message on the ``hornermcts``
   logger (INFO) when it starts and ends and, when someone watches (standard
-  error is a terminal, or a notebook), a line on standard error, unless a
-  caller shows it its own way (:func:`announcing`: the command line's status
-  line).
+  error is a terminal, or a notebook), a line on standard error (on a
+  terminal, blanked when the compile is done), unless a caller shows it its
+  own way (:func:`announcing`: the command line's status line).
 
-``python -m hornermcts.kernels`` compiles the kernels by hand, e.g. after an
-editable install or before timing a first run.
+``python -m hornermcts.cost.kernels`` compiles the kernels by hand, e.g. after
+an editable install or before timing a first run.  The module sits with the
+fast counter, which registers the announcement by importing it; it announces
+the domains' kernels too.
 """
 from __future__ import annotations
 
@@ -58,7 +60,7 @@ class _Announcer(event.Listener):
         self.depth = 0
         self.started = 0.0
         self.show: Callable[[str], None] | None = None  # set by announcing(); None: standard error if watched
-        self.line = None
+        self.shown = ""  # the line written on a terminal, blanked at the end
 
     def on_start(self, ev) -> None:
         name = _kernel_name(ev)
@@ -73,10 +75,10 @@ class _Announcer(event.Listener):
         if self.show is not None:
             self.show(text)
         elif _watched(sys.stderr):
-            from .cli.status_line import StatusLine
-
-            self.line = StatusLine(sys.stderr)
-            self.line(f"hornermcts: {text}", keep=not sys.stderr.isatty())
+            terminal = sys.stderr.isatty()
+            self.shown = f"hornermcts: {text}" if terminal else ""
+            sys.stderr.write(f"\r{self.shown}" if terminal else f"hornermcts: {text}\n")
+            sys.stderr.flush()
 
     def on_end(self, ev) -> None:
         name = _kernel_name(ev)
@@ -86,9 +88,10 @@ class _Announcer(event.Listener):
         if self.depth:
             return
         LOG.info("compiled %s in %.1f s", name, time.perf_counter() - self.started)
-        if self.line is not None and sys.stderr.isatty():
-            self.line.clear()
-        self.line = None
+        if self.shown:
+            sys.stderr.write("\r" + " " * len(self.shown) + "\r")
+            sys.stderr.flush()
+            self.shown = ""
 
 
 _ANNOUNCER = _Announcer()
@@ -110,8 +113,8 @@ def warm() -> None:
 
     Both folds (dense exponents: levels; sparse: intervals), exponents below 256.
     """
-    from .cost.fast_counter import FastCounter
-    from .parse import from_text
+    from ..parse import from_text
+    from .fast_counter import FastCounter
 
     dense = from_text("x^2*y + x*y^2 + 2*x + 3")
     sparse = from_text(" + ".join(f"v{i}^{1 + i % 3}" for i in range(12)) + " + v0*v1 + 1")
