@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from hornermcts.research import form
 from hornermcts.dag import Add, power_plan
 from hornermcts.errors import OptionError
+from hornermcts.parse import as_polynomial
 from hornermcts.research.families import load
 from hornermcts.cost.fast_counter import FastCounter
 from hornermcts.dag.horner import horner_dag
@@ -361,3 +362,18 @@ def test_horner_and_cse_counts_not_above_form(name, request):
         assert dag.count().total <= form_cse
         lower_cse += dag.count().total < form_cse
     assert lower_cse >= 15  # sharing up to sign and shared powers usually win
+
+
+def test_the_fast_counter_takes_orders_of_columns_names_and_numpy_integers_alike():
+    """The searches' tuples of columns take the quick check; anything else is read as an order, with its error."""
+    from hornermcts.cost.fast_counter import FastCounter
+
+    a, b = sympy.symbols("a b")
+    poly = as_polynomial(a**2 * b + a * b + b**3)
+    counter = FastCounter(poly)
+    columns = tuple(poly.symbols.index(s) for s in (a, b))
+    expected = counter.count(columns)
+    assert counter.count(("a", "b")) == counter.count(tuple(np.int64(c) for c in columns)) == expected
+    assert counter.count(list(columns)) == expected
+    with pytest.raises(OptionError, match="twice"):
+        counter.count((columns[0], "a"))  # names and numbers mixed: the order's own check names the problem

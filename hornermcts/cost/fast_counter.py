@@ -770,6 +770,8 @@ class FastCounter:
         capacity = 1 << max(10, int(4 * max(poly.n_terms, 1)).bit_length())
         self._alloc(capacity)
         self._pieces = pieces_count(poly.opaque)  # the opaque pieces' own arithmetic, the same for every order
+        self._pieces_total = self._pieces.total
+        self._columns = list(range(poly.n_vars))
 
     def _alloc(self, capacity: int) -> None:
         self._table = np.zeros((capacity, 2), dtype=np.uint64)
@@ -779,13 +781,22 @@ class FastCounter:
         n = self.poly.n_vars
         if isinstance(order, np.ndarray) and order.dtype == np.int64 and order.shape == (n,):
             return order
-        if isinstance(order, tuple) and len(order) == n and set(map(type, order)) <= {int} \
-                and len(set(order)) == n and (n == 0 or (min(order) >= 0 and max(order) < n)):
-            return np.array(order, dtype=np.int64)  # a full scheme of columns, as the searches give
+        if isinstance(order, tuple) and len(order) == n:  # a full scheme of columns, as the searches give
+            try:  # each column once (a third of the time of checking types, set and range on 16 columns)
+                full = sorted(order) == self._columns
+            except TypeError:  # names and numbers mixed
+                full = False
+            if full:
+                return np.array(order, dtype=np.int64)
         return np.asarray(normalize_order(self.poly, order), dtype=np.int64)
 
     def count_detail(self, order) -> OpCount:
         """Additions, multiplications and power multiplications of ``order``."""
+        adds, mults, pows = self._count_order(order)
+        return OpCount(adds, mults, pows) + self._pieces
+
+    def _count_order(self, order) -> tuple[int, int, int]:
+        """The kernel's three counts of ``order`` (the opaque pieces' own arithmetic not included)."""
         perm = self._perm(order)
         while True:
             self._gen += 1
@@ -805,12 +816,12 @@ class FastCounter:
                     self._large, self._n_keys, self._counts, self._key, self._ptr, self._nz_depth, self._nz_exp,
                 )
             if adds >= 0:
-                return OpCount(int(adds), int(mults), int(pows)) + self._pieces
+                return int(adds), int(mults), int(pows)
             if adds == -2:
                 self._large = np.zeros(2 * len(self._large), dtype=np.int64)
             else:
                 self._alloc(2 * len(self._table))
 
     def count(self, order) -> int:
-        """Total operation count of ``order`` after Horner and CSE."""
-        return self.count_detail(order).total
+        """Total operation count of ``order`` after Horner and CSE (the searches' score: no OpCount made)."""
+        return sum(self._count_order(order)) + self._pieces_total
