@@ -51,6 +51,7 @@ from .result import MCTSResult
 from .schedules import make_schedule
 from .selection import uct
 from .values import Infeasible, better, is_cost_problem, outcome, upper_bound
+from .warm_up import warm_up
 
 __all__ = ["mcts", "sa_uct", "descend", "descend_interleaved", "backpropagate", "backpropagate_infeasible",
            "mark_done"]
@@ -656,6 +657,8 @@ def mcts(
                  selection=selection, value=value, normalize=normalize, depth_bonus=depth_bonus, expansion=expansion,
                  expansion_limit=expansion_limit, interleave=interleave, prune=prune, target=target,
                  playout=playout, shaping=shaping)
+    if time_limit is not None:  # compile the problem's kernels before the clock starts (search/warm_up.py)
+        warm_up(problem, plan.play, bound=prune and hasattr(problem, "bound"))
     rngs, seed_used = generators(seed, repeats)
     total = iterations * repeats if iterations is not None else None
     callback, close = make_progress(progress, total=total)

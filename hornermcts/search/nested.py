@@ -75,6 +75,7 @@ from .problem import check_problem
 from .progress import make_progress
 from .result import SearchResult
 from .values import Infeasible, better, is_cost_problem, outcome
+from .warm_up import warm_up, warm_up_rng
 
 __all__ = ["nmcs", "nrpa", "NestedResult"]
 
@@ -310,6 +311,8 @@ def nmcs(
     level = integer("level", level, minimum=0)  # type: ignore[assignment]
     play = playout_policy(problem, playout)
     rng, used = generator(seed)
+    if time_limit is not None:  # compile the problem's kernels before the clock starts (search/warm_up.py)
+        warm_up(problem, play)
     moves_of, apply, score_of = problem.moves, problem.apply, outcome(problem)
 
     def nested(book: _Book, depth: int, state: Any, played: list) -> tuple[Any, list]:
@@ -465,6 +468,9 @@ def nrpa(
     def search(book: _Book) -> None:
         nested(book, level, new_policy())
 
+    if time_limit is not None:  # compile the playout and the adaptation before the clock starts (search/warm_up.py)
+        weights = new_policy()
+        adapt(weights, play(weights, warm_up_rng())[2], step)  # type: ignore[arg-type]
     return _drive(problem, search, level=level, playouts=playouts, time_limit=time_limit, clock=clock,
                   target=target, seed=used, progress=progress, natural=n ** level)
 
@@ -481,8 +487,8 @@ def _playouts(problem: Any, use_coded: bool, hook: Any, prior: Any, tau: float, 
         def new_policy() -> Any:
             return np.zeros(size)
 
-        def play(weights: Any) -> tuple:
-            return hook(root, weights, table, rng)  # type: ignore[misc]
+        def play(weights: Any, generator: Any = rng) -> tuple:
+            return hook(root, weights, table, generator)  # type: ignore[misc]
 
         def copy(weights: Any) -> Any:
             return weights.copy()
@@ -502,8 +508,8 @@ def _playouts(problem: Any, use_coded: bool, hook: Any, prior: Any, tau: float, 
         def new_policy() -> Any:
             return {}
 
-        def play(weights: Any) -> tuple:
-            return softmax_playout(problem, weights, rng, bias=bias, state=root)
+        def play(weights: Any, generator: Any = rng) -> tuple:
+            return softmax_playout(problem, weights, generator, bias=bias, state=root)
 
         def copy(weights: Any) -> Any:
             return dict(weights)

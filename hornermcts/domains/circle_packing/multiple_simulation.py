@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import OptionError
+from ...search.warm_up import warm_up_rng
 from .construction import SemiGreedy
 from .instance import Instance
 from .packing import Packing
@@ -89,6 +90,8 @@ def multiple_simulation(instance: Instance, *, time_limit: float | None = None, 
     now = clock_function(clock)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
     construction = SemiGreedy(instance, rcl=rcl)
+    if time_limit is not None:  # compile the geometry kernels before the clock starts (search/warm_up.py)
+        SemiGreedy(instance, rcl=rcl).run(warm_up_rng())
     start = now()
     best: Packing | None = None
     best_value = -np.inf

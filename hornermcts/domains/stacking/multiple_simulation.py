@@ -103,6 +103,9 @@ def multiple_simulation(instance: StackingInstance, *, time_limit: float | None 
     done = 0
     batch = 1
     stopped = "iterations"
+    if time_limit is not None:  # compile the kernel before the clock starts (search/warm_up.py): one throwaway run
+        kernels.multiple_simulation_batch(root.stacks, root.heights, root.counters, instance.due, *calendar,
+                                          instance.capacity, used, 0, 1, best, np.empty((0, 3), np.int64))
     start = now()
     try:
         while True:
