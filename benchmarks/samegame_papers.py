@@ -13,10 +13,14 @@ exact settings, so a run can be quoted with its command line.
     / 60 s per game (on 250 other random boards, on their hardware). The
     paper does not say whether a move's search may follow the best line of
     an earlier move's search; by default it does (``--forget-best``: not).
-(b) BMCTS vs plain MCTS (both UCB1-TUNED) at equal time per board, on
-    Clickomania (20x20, 10 colours) and SameGame with random rollouts
-    (15x15, 5 colours): mean difference, paired t-test and sign test (Baier
-    & Winands: BMCTS significantly better at 60 s; p < 0.0001 on 1000 boards).
+(b) BMCTS vs plain MCTS (both UCB1-TUNED) in Baier & Winands' four
+    domains (SameGame with random and with informed rollouts, Bubble
+    Breaker, Clickomania): BMCTS against MCTS at equal CPU time and at 2x
+    and 4x the time, the paper's C, W per domain (:data:`BEAM_DOMAINS`);
+    per domain the mean scores, the paired two-sided t-test and the sign
+    test (paper, Figs. 6-9: BMCTS better at 60 s, p < 0.0001 on 1000
+    boards, worth ~2x or ~4x MCTS's time). ``--b-out FILE.jsonl`` saves
+    every search as it finishes and resumes a stopped run.
 (c) The 20 positions of the standardized test set, SP-MCTS per move with a
     stated budget per position, beside Table 7 (2 hours per position there).
 
@@ -56,11 +60,12 @@ Measured on the project's 2-core machine (shared with other jobs), 2026-11-21:
   CPU vs wall +69 (p = 0.17), iterations vs wall +122 (p = 0.008). Earlier
   (slower code, ~2.9x fewer iterations per CPU second in late-game trees):
   50 boards at 10 s wall under load, 2,615 (standard error 71).
-- (b) ``--parts b --b-boards 100 --b-time 2``: Clickomania (L 53, W 100) BMCTS
-  306.9 vs MCTS 281.4 tiles, +25.5, t = 19.1, p = 5e-35, 99 wins / 1 loss;
-  SameGame random rollouts (L 927, W 1) 1,403.5 vs 1,404.6, -1.1, p = 0.98.
-  ``--domains samegame-random --b-boards 100 --b-time 5`` (L 1623, W 1):
-  1,872.8 vs 1,414.4, +458.4, t = 10.0, p = 1e-16, 86 wins / 14 losses.
+- (b) earlier, with the wall clock and the former options (Clickomania and
+  SameGame random only, 100 boards): at 2 s per board Clickomania (L 53,
+  W 100) BMCTS 306.9 vs MCTS 281.4 tiles, p = 5e-35; SameGame random (L 927,
+  W 1) 1,403.5 vs 1,404.6, p = 0.98; at 5 s (L 1623, W 1) 1,872.8 vs
+  1,414.4, p = 1e-16. The four-domain run with budgets fixed beforehand
+  (:data:`B_TIME`): ``benchmarks/results/samegame_bmcts.txt``.
 - (c) ``--parts c --position-time 60``: total 62,466 (SP-MCTS(2), 2 h per
   position: 76,352); 8 of 20 positions not cleared.
 
@@ -69,7 +74,7 @@ Usage::
     python benchmarks/samegame_papers.py --calibrate 8 --game-iterations 315000 -v
     python benchmarks/samegame_papers.py --parts a --boards 100 --game-iterations 315000 -v --out a.jsonl
     python benchmarks/samegame_papers.py --parts a --boards 20 --game-time 10 --clock cpu
-    python benchmarks/samegame_papers.py --parts b --b-boards 100 --b-time 1
+    python benchmarks/samegame_papers.py --parts b --b-out benchmarks/results/samegame_bmcts.jsonl -v
     python benchmarks/samegame_papers.py --parts c --position-time 30
 """
 from __future__ import annotations
@@ -388,52 +393,155 @@ def calibrate(args) -> None:
           f"iterations per game (not linear in the budget: check it by calibrating there)", flush=True)
 
 
-DOMAINS = {
-    # name: (width, height, colours, scoring, reward scale, C for MCTS, C for BMCTS, W, L fraction)
-    # W and L / (iterations per board) from a 10-board pilot at 1 s (board seeds 1000..1009):
-    # Clickomania L in {20, 100, 400} x W in {10, 100}: best L ~ 1/100 of the iterations, W = 100
-    # (the paper's W); SameGame W = 1 (the paper's), L in {50, 200, 800}: best L ~ 1/12
-    "clickomania": (20, 20, 10, "clickomania", 400.0, 0.012, 0.0175, 100, 1 / 100),
-    "samegame-random": (15, 15, 5, "samegame", 5000.0, 0.0009, 0.0009, 1, 1 / 12),
+@dataclasses.dataclass(frozen=True)
+class BeamDomain:
+    """One domain of Baier & Winands' comparison (sec. VI-B, Figs. 6-9) as this benchmark runs it.
+
+    ``c_mcts`` maps MCTS's time multiple (1, 2, 4) to its C, ``c_beam`` is
+    BMCTS's C and ``beam_width`` its W: the paper's values (figure captions).
+    ``simulation_limit`` (L) is fixed here for the budget of :data:`B_TIME`;
+    it follows the paper's L over the iterations a board gets, see
+    :data:`BEAM_DOMAINS`.  ``scale`` normalises rewards for UCB1-TUNED.
+    """
+
+    width: int
+    height: int
+    colours: int
+    scoring: str
+    playout: str
+    scale: float
+    c_mcts: dict
+    c_beam: float
+    simulation_limit: int
+    beam_width: int
+    paper: str
+
+    def game(self, board_seed: int) -> SameGame:
+        board = random_board(self.width, self.height, self.colours, seed=board_seed)
+        return SameGame(board, scoring=self.scoring, playout=self.playout,
+                        epsilon=0.003 if self.playout == "tabu_color" else 0.0)
+
+
+#: (b)'s budgets, chosen before the run (issue 40 item 1): BMCTS and MCTS get
+#: B_TIME CPU seconds per board, MCTS also 2x and 4x that; 100 boards x 4 domains
+#: x (0.5 + 0.5 + 1 + 2) s = 1,600 CPU s (27 min of one core). The paper gives
+#: 60 s per board (MCTS also 120 s and 240 s) on 1000 boards: 120x less time.
+B_TIME = 0.5
+B_MULTIPLES = (1, 2, 4)
+B_BOARDS = 100
+
+#: The paper's settings (Figs. 6-9) at its 60 s; L here scaled to B_TIME.
+#: Iterations per CPU second measured on two boards off the benchmark (seeds
+#: 5000, 5001, 0.5 s, loaded machine): SameGame random ~6,200, informed ~6,500,
+#: Bubble Breaker ~7,900, Clickomania ~4,000, i.e. ~3,100 / 3,300 / 3,900 /
+#: 2,000 iterations per board. L = that times the fraction of the iterations a
+#: 10-board pilot found best (SameGame random 1/12, Clickomania 1/100, both at
+#: 1 s, boards 1000..1009), with the paper's L ratios carrying SameGame
+#: random's fraction over: informed 1/12 x 50,000 / 90,000, Bubble Breaker
+#: 1/12 x 110,000 / 90,000.  The informed rollouts are TabuColorRandom
+#: (epsilon 0.003), with the tabu colour the most frequent one: the paper's
+#: UCB1-TUNED bandit over the tabu colour is not implemented.
+BEAM_DOMAINS = {
+    "samegame-random": BeamDomain(15, 15, 5, "samegame", "random", 5000.0, {1: 0.0009, 2: 0.0016, 4: 0.002},
+                                  0.0009, 260, 1, "Fig. 6: BMCTS (C 0.0009, L 90,000, W 1) > MCTS at 60 s, "
+                                  "p < 0.0001; worth ~4x MCTS's time"),
+    "samegame-informed": BeamDomain(15, 15, 5, "samegame", "tabu_color", 5000.0,
+                                    {1: 0.0025, 2: 0.0035, 4: 0.0065}, 0.0025, 150, 25,
+                                    "Fig. 7: BMCTS (C 0.0025, L 50,000, W 25) > MCTS at 60 s, p < 0.0001; "
+                                    "worth almost 2x MCTS's time"),
+    "bubblebreaker": BeamDomain(15, 15, 5, "bubblebreaker", "random", 5000.0, {1: 0.0275, 2: 0.0475, 4: 0.055},
+                                0.0275, 400, 1, "Fig. 8: BMCTS (C 0.0275, L 110,000, W 1) > MCTS at 60 s, "
+                                "p < 0.0001; worth ~4x MCTS's time"),
+    "clickomania": BeamDomain(20, 20, 10, "clickomania", "random", 400.0, {1: 0.012, 2: 0.016, 4: 0.022},
+                              0.0175, 20, 100, "Fig. 9: BMCTS (C 0.0175, L 3,000, W 100) > MCTS at 60 s, "
+                              "p < 0.0001; worth almost 2x MCTS's time"),
 }
+
+#: The runs of one board in one domain: (algorithm, time multiple).
+B_RUNS = (("bmcts", 1),) + tuple(("mcts", k) for k in B_MULTIPLES)
+
+
+def run_b(domain: BeamDomain, board_seed: int, algorithm: str, multiple: int, seed: int) -> dict:
+    """One search of (b): its record (score checked by replaying the moves)."""
+    game = domain.game(board_seed)
+    selection = UCB1Tuned(scale=domain.scale)
+    seconds = B_TIME * multiple
+    cpu = time.process_time()
+    if algorithm == "bmcts":
+        result = beam_mcts(game, time_limit=seconds, clock="cpu", cp=domain.c_beam, selection=selection,
+                           simulation_limit=domain.simulation_limit, beam_width=domain.beam_width, seed=seed,
+                           progress=None)
+    else:
+        result = mcts(game, time_limit=seconds, clock="cpu", cp=domain.c_mcts[multiple], selection=selection,
+                      seed=seed, progress=None)
+    cpu = time.process_time() - cpu
+    if game.score(result.best_moves) != result.best_reward:
+        raise AssertionError(f"board {board_seed} {algorithm}: the moves replay to another score")
+    return {"board_seed": board_seed, "algorithm": algorithm, "multiple": multiple, "seconds": seconds,
+            "score": result.best_reward, "iterations": result.iterations, "cpu": round(cpu, 3)}
 
 
 def part_b(args) -> None:
-    for name in args.domains.split(","):
-        width, height, colours, scoring, scale, c_mcts, c_beam, beam_width, fraction = DOMAINS[name]
-        if args.beam_width:
-            beam_width = args.beam_width
-        selection = UCB1Tuned(scale=scale)
-        # calibrate the iteration rate, to set L as a fraction of the iterations a board gets
-        calib = SameGame(random_board(width, height, colours, seed=10**6), scoring=scoring)
-        probe = mcts(calib, time_limit=min(1.0, args.b_time), cp=c_mcts, selection=selection, seed=0, progress=None)
-        rate = probe.iterations / probe.elapsed
-        limit = args.simulation_limit or max(1, int(rate * args.b_time * (args.limit_fraction or fraction)))
-        print(f"(b) {name}: {args.b_boards} random {width}x{height}/{colours} boards (board seeds "
-              f"{args.board_seed}..), {args.b_time:g} s per board each, random rollouts, UCB1-TUNED "
-              f"(rewards / {scale:g}); MCTS C={c_mcts}; BMCTS C={c_beam} L={limit} W={beam_width}"
-              f"{' keep_subtrees' if args.keep_subtrees else ''} "
-              f"(~{rate:,.0f} iterations/s measured)", flush=True)
-        plain, beam, it_plain, it_beam = [], [], [], []
-        for i in range(args.b_boards):
-            game = SameGame(random_board(width, height, colours, seed=args.board_seed + i), scoring=scoring)
-            a = mcts(game, time_limit=args.b_time, cp=c_mcts, selection=selection, seed=i, progress=None)
-            b = beam_mcts(game, time_limit=args.b_time, cp=c_beam, selection=selection, simulation_limit=limit,
-                          beam_width=beam_width, keep_subtrees=args.keep_subtrees, seed=i, progress=None)
-            assert game.score(a.best_moves) == a.best_reward and game.score(b.best_moves) == b.best_reward
-            plain.append(a.best_reward)
-            beam.append(b.best_reward)
-            it_plain.append(a.iterations)
-            it_beam.append(b.iterations)
-            if args.verbose:
-                print(f"  board {i:3d}: MCTS {a.best_reward:7.0f} ({a.iterations} it)   "
-                      f"BMCTS {b.best_reward:7.0f} ({b.iterations} it)", flush=True)
-        mean, t, p = paired_t_test(beam, plain)
-        wins, losses, ties, p_sign = sign_test(beam, plain)
-        print(f"    MCTS mean {np.mean(plain):,.1f} ({np.mean(it_plain):,.0f} it/board)   BMCTS mean "
-              f"{np.mean(beam):,.1f} ({np.mean(it_beam):,.0f} it/board)")
-        print(f"    BMCTS - MCTS: {mean:+,.1f} per board; paired t = {t:.2f}, p = {p:.2g} (two-sided); "
-              f"sign test {wins} wins / {losses} losses / {ties} ties, p = {p_sign:.2g}", flush=True)
+    """BMCTS against MCTS at 1x, 2x and 4x its time; boards outermost, so a stopped run stays balanced."""
+    names = args.domains.split(",")
+    header = {"part": "b", "time": B_TIME, "multiples": list(B_MULTIPLES), "clock": "cpu",
+              "domains": {n: dataclasses.asdict(BEAM_DOMAINS[n]) for n in names}}
+    header["domains"] = json.loads(json.dumps(header["domains"]))  # the int keys of c_mcts as JSON has them
+    done = {}
+    if args.b_out and os.path.exists(args.b_out):
+        with open(args.b_out) as f:
+            lines = [json.loads(line) for line in f if line.strip()]
+        if not lines or lines[0].get("header") != header:
+            raise SystemExit(f"{args.b_out} holds another run (settings differ): use another --b-out")
+        done = {(r["domain"], r["board_seed"], r["algorithm"], r["multiple"]): r for r in lines[1:]}
+    elif args.b_out:
+        with open(args.b_out, "w") as f:
+            f.write(json.dumps({"header": header}) + "\n")
+    print(f"(b) BMCTS vs MCTS, {args.b_boards} boards per domain (board seeds {args.board_seed}..), "
+          f"{B_TIME:g} CPU s per board (MCTS also {', '.join(f'{k}x' for k in B_MULTIPLES[1:])}); "
+          f"{len(done)} searches already in {args.b_out or '-'}", flush=True)
+    records = list(done.values())
+    for i in range(args.b_boards):
+        for name in names:
+            for algorithm, multiple in B_RUNS:
+                key = (name, args.board_seed + i, algorithm, multiple)
+                if key in done:
+                    continue
+                record = dict(domain=name, **run_b(BEAM_DOMAINS[name], args.board_seed + i, algorithm, multiple,
+                                                   seed=i))
+                records.append(record)
+                if args.b_out:
+                    with open(args.b_out, "a") as f:
+                        f.write(json.dumps(record) + "\n")
+        if args.verbose:
+            print(f"  board {args.board_seed + i} done", flush=True)
+    print(report_b(records, names))
+
+
+def report_b(records: list[dict], names: list[str]) -> str:
+    """Per domain: mean scores, and BMCTS - MCTS(kx) with the paired two-sided t-test and the sign test."""
+    lines = []
+    for name in names:
+        mine = [r for r in records if r["domain"] == name]
+        by_run = {run: {r["board_seed"]: r for r in mine if (r["algorithm"], r["multiple"]) == run}
+                  for run in B_RUNS}
+        boards = sorted(set.intersection(*(set(v) for v in by_run.values())))
+        if not boards:
+            continue
+        beam = [by_run[("bmcts", 1)][b]["score"] for b in boards]
+        lines.append(f"{name}: {len(boards)} boards; paper {BEAM_DOMAINS[name].paper}")
+        for algorithm, multiple in B_RUNS:
+            scores = [by_run[(algorithm, multiple)][b]["score"] for b in boards]
+            its = np.mean([by_run[(algorithm, multiple)][b]["iterations"] for b in boards])
+            label = f"{'BMCTS' if algorithm == 'bmcts' else 'MCTS'} {B_TIME * multiple:g} s"
+            line = f"    {label:<12} mean {np.mean(scores):9,.1f} (sd {np.std(scores, ddof=1):7,.1f}; {its:7,.0f} it)"
+            if algorithm == "mcts":
+                mean, t, p = paired_t_test(beam, scores)
+                wins, losses, ties, p_sign = sign_test(beam, scores)
+                line += (f"   BMCTS - it: {mean:+8,.1f}, t = {t:6.2f}, p = {p:.2g}; "
+                         f"{wins} wins / {losses} losses / {ties} ties (sign p = {p_sign:.2g})")
+            lines.append(line)
+    return "\n".join(lines)
 
 
 def part_c(args) -> None:
@@ -458,15 +566,9 @@ def main(argv=None) -> None:
     parser.add_argument("--parts", default="abc", help="which parts to run: any of a, b, c")
     parser.add_argument("--boards", type=int, default=5, help="(a) random boards")
     parser.add_argument("--game-time", type=float, default=10.0, help="(a) seconds per game")
-    parser.add_argument("--b-boards", type=int, default=10, help="(b) random boards per domain")
-    parser.add_argument("--b-time", type=float, default=1.0, help="(b) seconds per board per algorithm")
-    parser.add_argument("--domains", default="clickomania,samegame-random", help="(b) domains, comma-separated")
-    parser.add_argument("--simulation-limit", type=int, default=0,
-                        help="(b) BMCTS L (default: a fraction of the calibrated iterations)")
-    parser.add_argument("--limit-fraction", type=float, default=0.0,
-                        help="(b) L as a fraction of the iterations per board")
-    parser.add_argument("--beam-width", type=int, default=0, help="(b) BMCTS W (default per domain)")
-    parser.add_argument("--keep-subtrees", action="store_true", help="(b) BMCTS keeps the subtrees of the beam")
+    parser.add_argument("--b-boards", type=int, default=B_BOARDS, help="(b) random boards per domain")
+    parser.add_argument("--domains", default=",".join(BEAM_DOMAINS), help="(b) domains, comma-separated")
+    parser.add_argument("--b-out", default="", help="(b) JSON-lines file of the searches; an existing one is resumed")
     parser.add_argument("--positions", type=int, default=20, help="(c) first N positions of the standard set")
     parser.add_argument("--position-time", type=float, default=10.0, help="(c) seconds per position")
     parser.add_argument("--params", choices=sorted(PARAMS), default="manual", help="(a, c) SP-MCTS parameters")

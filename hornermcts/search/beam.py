@@ -138,6 +138,7 @@ def beam_mcts(
     keep_subtrees: bool = False,
     iterations: int | None = None,
     time_limit: float | None = None,
+    clock: str = "wall",
     cp: float | None = None,
     schedule: str | Callable[[float, float], float] = "constant",
     selection: Callable[[Node, float], Node] = ucb1_tuned,
@@ -158,7 +159,7 @@ def beam_mcts(
         ``W``: nodes kept at a pruned depth.
     keep_subtrees : bool, default False
         Keep the subtrees of the kept nodes (the paper drops them).
-    iterations, time_limit, cp, schedule, expansion, playout, seed, repeats, progress
+    iterations, time_limit, clock, cp, schedule, expansion, playout, seed, repeats, progress
         As for :func:`~hornermcts.search.mcts.mcts`.
     selection : callable, default ucb1_tuned
         The rule (UCB1-TUNED in the paper; give it a ``scale`` or normalise
@@ -190,6 +191,7 @@ def beam_mcts(
         problem,
         iterations=iterations,
         time_limit=time_limit,
+        clock=clock,
         cp=cp,
         schedule=schedule,
         selection=selection,

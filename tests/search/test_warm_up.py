@@ -112,3 +112,13 @@ def test_circle_ms_does_not_charge_the_first_construction(monkeypatch):
     result = ms_module.multiple_simulation(generate_instance("small", 3, seed=0), time_limit=0.2, seed=0)
     assert result.elapsed < COMPILE and result.simulations > 10
     assert isinstance(result.best_value, float) and np.isfinite(result.best_value)
+
+
+def test_beam_mcts_times_on_the_clock_asked_for(monkeypatch):
+    from hornermcts.search import beam_mcts
+
+    fake = FakeClock()
+    monkeypatch.setitem(arguments.CLOCKS, "cpu", fake)
+    result = beam_mcts(Bits(fake), simulation_limit=5, beam_width=1, time_limit=1.0, clock="cpu", cp=1.0, seed=0,
+                       progress=None)
+    assert result.elapsed < COMPILE and result.iterations > 10
