@@ -424,36 +424,39 @@ class BeamDomain:
 
 #: (b)'s budgets, chosen before the run (issue 40 item 1): BMCTS and MCTS get
 #: B_TIME CPU seconds per board, MCTS also 2x and 4x that; 100 boards x 4 domains
-#: x (0.5 + 0.5 + 1 + 2) s = 1,600 CPU s (27 min of one core). The paper gives
-#: 60 s per board (MCTS also 120 s and 240 s) on 1000 boards: 120x less time.
-B_TIME = 0.5
+#: x (0.25 + 0.25 + 0.5 + 1) s = 800 CPU s (13 min of one core). The paper gives
+#: 60 s per board (MCTS also 120 s and 240 s) on 1000 boards: 240x less time.
+#: A first choice of 0.5 s (27 CPU min) was stopped after 5 boards, its scores
+#: unread (``results/samegame_bmcts_0.5s_stopped.jsonl``): at nice 10 on the
+#: shared machine it got ~0.3 of a core, ~110 min of wall time, past the deadline.
+B_TIME = 0.25
 B_MULTIPLES = (1, 2, 4)
 B_BOARDS = 100
 
 #: The paper's settings (Figs. 6-9) at its 60 s; L here scaled to B_TIME.
 #: Iterations per CPU second measured on two boards off the benchmark (seeds
 #: 5000, 5001, 0.5 s, loaded machine): SameGame random ~6,200, informed ~6,500,
-#: Bubble Breaker ~7,900, Clickomania ~4,000, i.e. ~3,100 / 3,300 / 3,900 /
-#: 2,000 iterations per board. L = that times the fraction of the iterations a
-#: 10-board pilot found best (SameGame random 1/12, Clickomania 1/100, both at
-#: 1 s, boards 1000..1009), with the paper's L ratios carrying SameGame
-#: random's fraction over: informed 1/12 x 50,000 / 90,000, Bubble Breaker
-#: 1/12 x 110,000 / 90,000.  The informed rollouts are TabuColorRandom
+#: Bubble Breaker ~7,900, Clickomania ~4,000, i.e. ~1,550 / 1,650 / 1,950 /
+#: 1,000 iterations per board at 0.25 s. L = that times the fraction of the
+#: iterations a 10-board pilot found best (SameGame random 1/12, Clickomania
+#: 1/100, both at 1 s, boards 1000..1009), with the paper's L ratios carrying
+#: SameGame random's fraction over: informed 1/12 x 50,000 / 90,000, Bubble
+#: Breaker 1/12 x 110,000 / 90,000.  The informed rollouts are TabuColorRandom
 #: (epsilon 0.003), with the tabu colour the most frequent one: the paper's
 #: UCB1-TUNED bandit over the tabu colour is not implemented.
 BEAM_DOMAINS = {
     "samegame-random": BeamDomain(15, 15, 5, "samegame", "random", 5000.0, {1: 0.0009, 2: 0.0016, 4: 0.002},
-                                  0.0009, 260, 1, "Fig. 6: BMCTS (C 0.0009, L 90,000, W 1) > MCTS at 60 s, "
+                                  0.0009, 130, 1, "Fig. 6: BMCTS (C 0.0009, L 90,000, W 1) > MCTS at 60 s, "
                                   "p < 0.0001; worth ~4x MCTS's time"),
     "samegame-informed": BeamDomain(15, 15, 5, "samegame", "tabu_color", 5000.0,
-                                    {1: 0.0025, 2: 0.0035, 4: 0.0065}, 0.0025, 150, 25,
+                                    {1: 0.0025, 2: 0.0035, 4: 0.0065}, 0.0025, 75, 25,
                                     "Fig. 7: BMCTS (C 0.0025, L 50,000, W 25) > MCTS at 60 s, p < 0.0001; "
                                     "worth almost 2x MCTS's time"),
     "bubblebreaker": BeamDomain(15, 15, 5, "bubblebreaker", "random", 5000.0, {1: 0.0275, 2: 0.0475, 4: 0.055},
-                                0.0275, 400, 1, "Fig. 8: BMCTS (C 0.0275, L 110,000, W 1) > MCTS at 60 s, "
+                                0.0275, 200, 1, "Fig. 8: BMCTS (C 0.0275, L 110,000, W 1) > MCTS at 60 s, "
                                 "p < 0.0001; worth ~4x MCTS's time"),
     "clickomania": BeamDomain(20, 20, 10, "clickomania", "random", 400.0, {1: 0.012, 2: 0.016, 4: 0.022},
-                              0.0175, 20, 100, "Fig. 9: BMCTS (C 0.0175, L 3,000, W 100) > MCTS at 60 s, "
+                              0.0175, 10, 100, "Fig. 9: BMCTS (C 0.0175, L 3,000, W 100) > MCTS at 60 s, "
                               "p < 0.0001; worth almost 2x MCTS's time"),
 }
 
