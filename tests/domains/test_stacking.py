@@ -629,3 +629,26 @@ def test_benchmark_table_on_a_tiny_budget(tmp_path, monkeypatch):
     assert rows[0]["best"] == 41  # MS, as in the thesis
     text = bench.format_table(rows)
     assert "40-C" in text and "41.0     32.1     41.0     29.3" in text and "MS on 40-C exactly 41: [41] -> yes" in text
+
+
+def test_ms_with_the_delivery_order_fixed_per_date():
+    """Issue 40 item 2: MS as Rei's code runs it, the delivery order fixed once per date; a valid solution,
+    reproducible, and not the default rule's (on this instance: 63 against 71 relocations)."""
+    from hornermcts.domains.stacking import check_solution, multiple_simulation, random_instance
+
+    inst = random_instance(40, 3, seed=2)
+    fixed = multiple_simulation(inst, simulations=30, seed=0, delivery_order="fixed")
+    again = multiple_simulation(inst, simulations=30, seed=0, delivery_order="fixed")
+    recomputed = multiple_simulation(inst, simulations=30, seed=0)
+    assert check_solution(inst, fixed.solution.placements) == fixed.best_value == again.best_value
+    assert (fixed.best_value, recomputed.best_value) == (63, 71)
+
+
+def test_ms_delivery_order_is_checked():
+    from hornermcts.domains.stacking import multiple_simulation, random_instance, solve
+
+    inst = random_instance(10, 2, seed=0)
+    with pytest.raises(OptionError, match="delivery_order must be 'recomputed' or 'fixed', got 'random'"):
+        multiple_simulation(inst, simulations=1, delivery_order="random")
+    with pytest.raises(OptionError, match="MS takes no search options but delivery_order, got cp"):
+        solve(inst, "ms", iterations=1, cp=1.0)

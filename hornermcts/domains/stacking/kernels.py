@@ -369,18 +369,28 @@ def _fo_target_compact(stacks, heights, due, item, source, rs, capacity):
 
 @njit(cache=True, inline="always")
 def _fo_step(items, mins, height, earliest, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
-             rs, buffer, ok, bad, moves, m):
+             rs, buffer, ok, bad, moves, m, fixed, rank, ranked):
     """One FO placement at a decision: a relocation for the shallowest buried delivery, else a release
-    (latest due date first); ties at random.  Records ``(date, item, stack)`` as ``moves[m]``."""
+    (latest due date first); ties at random.  Records ``(date, item, stack)`` as ``moves[m]``.
+
+    ``fixed``: the deliveries' order is fixed at the date's first decision, by the depths then (kept in
+    ``rank``; ``ranked[0]`` the date ranked), ties by item, as Rei's code orders them; otherwise the
+    depths are those of now, ties at random (the thesis's rule, the project's default)."""
     k = counters[INSTANT]
     date = dates[k]
+    if fixed and ranked[0] != k:
+        for p in range(d_start[k], d_start[k + 1]):
+            j = deliveries[p]
+            if where[j] >= 0:
+                rank[j] = height[where[j]] - 1 - level[j]
+        ranked[0] = k
     best = np.int64(NONE)
     count = 0
     for p in range(d_start[k], d_start[k + 1]):
         j = deliveries[p]
         s = where[j]
         if s >= 0:
-            depth = height[s] - 1 - level[j]
+            depth = rank[j] if fixed else height[s] - 1 - level[j]
             if depth < best:
                 best = depth
                 count = 0
@@ -388,7 +398,7 @@ def _fo_step(items, mins, height, earliest, where, level, due, dates, r_start, r
                 buffer[count] = j
                 count += 1
     if count > 0:
-        x = buffer[0] if count == 1 else buffer[_below(rs, count)]
+        x = buffer[0] if count == 1 or fixed else buffer[_below(rs, count)]  # deliveries are in item order
         source = where[x]
         for t in range(source):
             if _equivalent(items, height, due, t, source):
@@ -433,12 +443,15 @@ def _grow(moves):
 
 @njit(cache=True)
 def _simulate(items, mins, height, earliest, where, level, due, dates, r_start, releases, d_start, deliveries, counters,
-              rs, cutoff, moves):
+              rs, cutoff, moves, fixed=False):
     """FO from a decision state to a leaf, or until the relocations reach ``cutoff``.
 
     Returns ``(moves, count, finished)``; ``moves`` may be a larger copy of the buffer given.
+    ``fixed``: the delivery order of :func:`_fo_step`.
     """
     width = height.size
+    rank = np.empty(due.size, np.int64)
+    ranked = np.full(1, -1, np.int64)
     buffer = np.empty(due.size, np.int32)
     ok = np.empty(width, np.int32)
     bad = np.empty(width, np.int32)
@@ -450,7 +463,7 @@ def _simulate(items, mins, height, earliest, where, level, due, dates, r_start, 
         if count == moves.shape[0]:
             moves = _grow(moves)
         _fo_step(items, mins, height, earliest, where, level, due, dates, r_start, releases, d_start, deliveries,
-                 counters, rs, buffer, ok, bad, moves, count)
+                 counters, rs, buffer, ok, bad, moves, count, fixed, rank, ranked)
         count += 1
         leaf = _advance(items, mins, height, earliest, where, due, dates, r_start, releases, d_start, deliveries,
                         counters)
@@ -497,9 +510,9 @@ def move_codes(moves, count, width):
 
 @njit(cache=True)
 def multiple_simulation_batch(stacks, heights, counters, due, dates, r_start, releases, d_start, deliveries,
-                              capacity, seed, first, count, best, best_moves):
+                              capacity, seed, first, count, best, best_moves, fixed=False):
     """MS: FO simulations ``first .. first + count - 1`` from a compact state, each aborted once its
-    relocations reach the incumbent ``best``.
+    relocations reach the incumbent ``best`` (``fixed``: the delivery order of :func:`_fo_step`).
 
     Simulation ``j`` is seeded by ``seed`` and ``j`` alone, so it does not depend on the batches.
     Returns ``(best, best_moves, best_count, improvements)``: the incumbent, its placements (rows
@@ -519,7 +532,7 @@ def multiple_simulation_batch(stacks, heights, counters, due, dates, r_start, re
         work[:] = counters
         rs[0] = _mix(mixed ^ _mix(np.uint64(j) + np.uint64(0x9E3779B97F4A7C15)))
         moves, made, finished = _simulate(items, mins, height, earliest, where, level, due, dates, r_start, releases,
-                                          d_start, deliveries, work, rs, best, moves)
+                                          d_start, deliveries, work, rs, best, moves, fixed)
         if finished:
             best = work[RELOCATIONS]
             if best_moves.shape[0] < made:

@@ -29,6 +29,9 @@ __all__ = ["multiple_simulation", "MSResult", "CLOCKS"]
 #: The clocks a budget can be measured on: CPU time of this process (the thesis's) or wall time.
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
+#: The delivery orders FO can follow (:func:`multiple_simulation`).
+DELIVERY_ORDERS = ("recomputed", "fixed")
+
 BATCH_SECONDS = 0.02
 MAX_BATCH = 1 << 14
 
@@ -59,7 +62,7 @@ class MSResult(SearchResult):
 
 def multiple_simulation(instance: StackingInstance, *, time_limit: float | None = None,
                         simulations: int | None = None, seed: int | None = 0, target: int | None = None,
-                        clock: str = "cpu") -> MSResult:
+                        clock: str = "cpu", delivery_order: str = "recomputed") -> MSResult:
     """Run FO simulations until the budget is spent; return the best solution.
 
     Parameters
@@ -74,6 +77,10 @@ def multiple_simulation(instance: StackingInstance, *, time_limit: float | None 
     target : int, optional
         Stop as soon as a solution with at most this many relocations is found (``stopped == "target"``).
     clock : {"cpu", "wall"}, default "cpu"
+    delivery_order : {"recomputed", "fixed"}, default "recomputed"
+        Which buried delivery of a date FO relocates for first: the shallowest now, ties at random
+        (the thesis's rule), or in an order fixed at the date's first decision by the depths then, ties
+        by item (Rei's code: the second MS row of Table 5.1 in ``benchmarks/thesis_stacking.py``).
 
     Examples
     --------
@@ -89,6 +96,9 @@ def multiple_simulation(instance: StackingInstance, *, time_limit: float | None 
     budget(simulations, time_limit, what="simulations")
     if clock not in CLOCKS:
         raise OptionError(f"clock must be 'cpu' or 'wall', got {clock!r}")
+    if delivery_order not in DELIVERY_ORDERS:
+        raise OptionError(f"delivery_order must be {' or '.join(map(repr, DELIVERY_ORDERS))}, got {delivery_order!r}")
+    fixed = delivery_order == "fixed"
     if target is not None and (isinstance(target, bool) or not isinstance(target, (int, np.integer))):
         raise OptionError(f"target must be an integer number of relocations, got {target!r}")
     used = seed_value(seed)
@@ -105,7 +115,7 @@ def multiple_simulation(instance: StackingInstance, *, time_limit: float | None 
     stopped = "iterations"
     if time_limit is not None:  # compile the kernel before the clock starts (search/warm_up.py): one throwaway run
         kernels.multiple_simulation_batch(root.stacks, root.heights, root.counters, instance.due, *calendar,
-                                          instance.capacity, used, 0, 1, best, np.empty((0, 3), np.int64))
+                                          instance.capacity, used, 0, 1, best, np.empty((0, 3), np.int64), fixed)
     start = now()
     try:
         while True:
@@ -113,7 +123,7 @@ def multiple_simulation(instance: StackingInstance, *, time_limit: float | None 
             began = now()
             best, buffer, made, improvements = kernels.multiple_simulation_batch(  # type: ignore[call-arg]
                 root.stacks, root.heights, root.counters, instance.due, *calendar, instance.capacity, used, done,
-                count, best, buffer)
+                count, best, buffer, fixed)
             finished = now()
             done += count
             if made >= 0:

@@ -91,7 +91,8 @@ def solve(instance: StackingInstance, method: str = "ms", *, time_limit: float |
           **options: Any) -> StackingRun:
     """Run ``method`` (``"ms"`` or ``"mcts"``) on ``instance`` and check its solution.
 
-    ``iterations`` is the number of simulations; ``options`` go to :func:`tree_search` (MCTS only).
+    ``iterations`` is the number of simulations; ``options`` go to :func:`tree_search` (MCTS), or are
+    ``delivery_order`` (MS: see :func:`~.multiple_simulation.multiple_simulation`).
 
     Examples
     --------
@@ -104,9 +105,11 @@ def solve(instance: StackingInstance, method: str = "ms", *, time_limit: float |
     if method not in METHODS:
         raise OptionError(f"method must be one of {', '.join(METHODS)}, got {method!r}")
     if method == "ms":
+        order = options.pop("delivery_order", "recomputed")
         if options:
-            raise OptionError(f"MS takes no search options, got {', '.join(sorted(options))}")
-        ms = multiple_simulation(instance, time_limit=time_limit, simulations=iterations, seed=seed, clock=clock)
+            raise OptionError(f"MS takes no search options but delivery_order, got {', '.join(sorted(options))}")
+        ms = multiple_simulation(instance, time_limit=time_limit, simulations=iterations, seed=seed, clock=clock,
+                                 delivery_order=order)
         solution = ms.solution
         run: dict[str, Any] = dict(simulations=ms.iterations, seconds=ms.elapsed, seed=ms.seed, stopped=ms.stopped,
                    history=tuple(zip(ms.times, (v for _, v in ms.history))), proven=False)
