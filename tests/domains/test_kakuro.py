@@ -420,3 +420,29 @@ def test_cli_errors_and_the_budget_status(capsys, tmp_path):
     assert "not 'remaining' prior codes" in capsys.readouterr().err
     assert main(["kakuro", "--generate", "--playouts", "20", "--no-progress"]) == 1
     assert "not solved by sampling within 20 playouts" in capsys.readouterr().out
+
+
+def test_forward_checking_on_the_line_sums():
+    """Issue 40 item 5: propagation="sums" drops the values no completion of a line's sum allows. The
+    compiled playout and the protocol's moves agree, the solution still replays, and uniform playouts
+    solve a generated problem (all-different alone fills the grid but misses the sums)."""
+    assert kernels.line_allowed(0, 2, 4, 5) == 0b101  # {1, 3}: the only pair of 1..5 summing to 4
+    assert kernels.line_allowed(0b1, 1, 1, 5) == 0  # 1 is used: no single value left makes 1
+    problem = Kakuro(generate(seed=4), propagation="sums")
+    rng = np.random.default_rng(7)
+    final, moves = problem.playout(problem.root(), rng)
+    state = problem.root()
+    for move in moves:
+        assert move in problem.moves(state)
+        state = problem.apply(state, move)
+    assert state == final
+    assert problem.replay_codes()[1].min() >= 0
+    solved = [problem.reward(problem.playout(problem.root(), rng)[0]) == 20.0 for _ in range(20)]
+    plain = Kakuro(problem.instance)
+    missed = [plain.reward(plain.playout(plain.root(), rng)[0]) == 20.0 for _ in range(20)]
+    assert any(solved) and not any(missed)
+
+
+def test_propagation_is_checked():
+    with pytest.raises(OptionError, match="unknown propagation 'sum': expected one of alldifferent, sums"):
+        Kakuro(generate(seed=0), propagation="sum")

@@ -51,13 +51,15 @@ import numpy as np
 from numba import njit
 
 from ...search.policy import softmax_pick
-from ..latin_square.kernels import mrv
+from ..latin_square.kernels import mrv, popcount
 
-__all__ = ["MAX_VALUES", "KINDS", "sum_range", "code_offsets", "code_counts", "line_state", "mrv", "prior_code",
-           "place", "playout", "playouts_until_full", "replay"]
+__all__ = ["MAX_VALUES", "MAX_SUM_VALUES", "KINDS", "sum_range", "code_offsets", "code_counts", "line_state", "mrv",
+           "prior_code", "place", "line_allowed", "blocked", "playout", "playouts_until_full", "replay"]
 
 #: The most values the int64 bitsets hold.
 MAX_VALUES = 62
+#: The most values sum propagation takes (it enumerates the subsets of a line's free values).
+MAX_SUM_VALUES = 16
 
 #: The kinds of prior code, in packing order (the module docstring).
 KINDS = ("remaining", "hints", "sums", "filled")
@@ -175,15 +177,67 @@ def place(grid, rows, cols, row_used, col_used, size, cell, v):
 
 
 @njit(cache=True)
-def playout(start, size, values, row_sums, col_sums, low, high, kind, offset, weights, bias, has_bias, rng):
+def line_allowed(used, empty, remaining, values):
+    """Bitset of the values some completion of a line allows: the union of every set of ``empty`` values
+    not in ``used`` that sums to ``remaining`` (0 if none does, or if the line is full).
+
+    >>> bin(line_allowed(0, 2, 4, 5))      # two cells to fill with 4 from 1..5: only {1, 3}
+    '0b101'
+    """
+    if empty <= 0:
+        return np.int64(0)
+    free = ((np.int64(1) << values) - 1) & ~used
+    allowed = np.int64(0)
+    sub = free
+    while sub > 0:
+        if popcount(sub) == empty and (allowed | sub) != allowed:
+            total = 0
+            for v in range(values):
+                if (sub >> v) & 1:
+                    total += v + 1
+            if total == remaining:
+                allowed |= sub
+        sub = (sub - 1) & free
+    return allowed
+
+
+@njit(cache=True)
+def blocked(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, row_block, col_block, r, c):
+    """Sum propagation: set ``row_block[r]`` (``col_block[c]``; every line for ``r = c = -1``) to the values
+    no completion of that line's sum allows, so that the domain of a cell is ``full & ~(rows | row_block)[r]
+    & ~(cols | col_block)[c]``: forward checking that enforces the line sums, not only all-different."""
+    full = (np.int64(1) << values) - 1
+    for line in range(size):
+        if r < 0 or line == r:
+            empty = 0
+            for k in range(size):
+                if grid[line * size + k] == 0:
+                    empty += 1
+            row_block[line] = full & ~line_allowed(rows[line], empty, row_sums[line] - row_used[line], values)
+        if c < 0 or line == c:
+            empty = 0
+            for k in range(size):
+                if grid[k * size + line] == 0:
+                    empty += 1
+            col_block[line] = full & ~line_allowed(cols[line], empty, col_sums[line] - col_used[line], values)
+
+
+@njit(cache=True)
+def playout(start, size, values, row_sums, col_sums, low, high, kind, offset, weights, bias, has_bias, rng,
+            sums=False):
     """One softmax playout from ``start`` (not modified): ``(grid, moves, codes, betas, starts, chosen)``.
 
     ``weights`` is indexed by move code, ``bias`` (read if ``has_bias``) by
     prior code; the trace is that of :class:`hornermcts.search.policy.Trace`
-    (states with one legal move are not recorded).
+    (states with one legal move are not recorded).  ``sums``: the domains
+    also honour the line sums (:func:`blocked`); the prior code is the same.
     """
     grid = start.copy()
     rows, cols, row_used, col_used = line_state(grid, size, values)
+    row_block = np.zeros(size, np.int64)
+    col_block = np.zeros(size, np.int64)
+    if sums:
+        blocked(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, row_block, col_block, -1, -1)
     cells = size * size
     moves = np.empty(cells, np.int64)
     codes = np.empty(cells * values, np.int64)
@@ -199,10 +253,10 @@ def playout(start, size, values, row_sums, col_sums, low, high, kind, offset, we
     entries = 0
     steps = 0
     while True:
-        cell, k = mrv(grid, rows, cols, size, values)
+        cell, k = mrv(grid, rows | row_block, cols | col_block, size, values)
         if k == 0:
             break
-        d = full & ~(rows[cell // size] | cols[cell % size])
+        d = full & ~(rows[cell // size] | row_block[cell // size] | cols[cell % size] | col_block[cell % size])
         k = 0
         for v in range(1, values + 1):
             if (d >> (v - 1)) & 1:
@@ -228,6 +282,9 @@ def playout(start, size, values, row_sums, col_sums, low, high, kind, offset, we
         moves[played] = cell * values + candidates[pick] - 1
         played += 1
         place(grid, rows, cols, row_used, col_used, size, cell, candidates[pick])
+        if sums:
+            blocked(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, row_block, col_block,
+                    cell // size, cell % size)
     return grid, moves[:played], codes[:entries], betas[:entries], starts[:steps + 1], chosen[:steps]
 
 
@@ -252,14 +309,18 @@ def playouts_until_full(start, size, values, rng, limit):
 
 
 @njit(cache=True)
-def replay(start, solution, size, values, row_sums, col_sums, low, high, kind, offset):
+def replay(start, solution, size, values, row_sums, col_sums, low, high, kind, offset, sums=False):
     """Alg. 4 (Replay) of ``solution`` from ``start`` by MRV: ``(prior codes of legal moves, of played moves)``.
 
     If the solution's value is not legal in some state, the second array
-    ends with ``-1``.
+    ends with ``-1``.  ``sums``: the domains of :func:`playout` with ``sums``.
     """
     grid = start.copy()
     rows, cols, row_used, col_used = line_state(grid, size, values)
+    row_block = np.zeros(size, np.int64)
+    col_block = np.zeros(size, np.int64)
+    if sums:
+        blocked(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, row_block, col_block, -1, -1)
     cells = size * size
     seen = np.empty(cells * values, np.int64)
     used = np.empty(cells + 1, np.int64)
@@ -267,10 +328,10 @@ def replay(start, solution, size, values, row_sums, col_sums, low, high, kind, o
     entries = 0
     steps = 0
     while True:
-        cell, k = mrv(grid, rows, cols, size, values)
+        cell, k = mrv(grid, rows | row_block, cols | col_block, size, values)
         if cell < 0:
             break
-        d = full & ~(rows[cell // size] | cols[cell % size])
+        d = full & ~(rows[cell // size] | row_block[cell // size] | cols[cell % size] | col_block[cell % size])
         v = solution[cell]
         if ((d >> (v - 1)) & 1) == 0:
             used[steps] = -1
@@ -285,4 +346,7 @@ def replay(start, solution, size, values, row_sums, col_sums, low, high, kind, o
                                  kind, offset, cell, v)
         steps += 1
         place(grid, rows, cols, row_used, col_used, size, cell, v)
+        if sums:
+            blocked(grid, rows, cols, row_used, col_used, row_sums, col_sums, size, values, row_block, col_block,
+                    cell // size, cell % size)
     return seen[:entries], used[:steps]

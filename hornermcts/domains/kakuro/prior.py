@@ -37,10 +37,12 @@ def training_instances(count: int, *, size: int = 10, values: int = 11,
         yield generate(size, values, seed=first_seed + k)
 
 
-def learn_prior(instances: Iterable[KakuroInstance], *, code: str = "remaining") -> Prior:
+def learn_prior(instances: Iterable[KakuroInstance], *, code: str = "remaining",
+                propagation: str = "alldifferent") -> Prior:
     """The prior learned by replaying each instance's solution (all of one size and value range).
 
-    ``code`` is the kind of prior code (:data:`~.problem.PRIOR_CODES`).
+    ``code`` is the kind of prior code (:data:`~.problem.PRIOR_CODES`); ``propagation`` what forward
+    checking enforces in the replay (the legal moves counted), as for :class:`~.problem.Kakuro`.
 
     Raises
     ------
@@ -53,7 +55,7 @@ def learn_prior(instances: Iterable[KakuroInstance], *, code: str = "remaining")
     seen_all: list[np.ndarray] = []
     used_all: list[np.ndarray] = []
     for instance in instances:
-        problem = Kakuro(instance, code=code)
+        problem = Kakuro(instance, code=code, propagation=propagation)
         if shape is None:
             shape = (problem.size, problem.values)
         elif (problem.size, problem.values) != shape:

@@ -107,6 +107,9 @@ from .instance import KakuroInstance
 
 __all__ = ["Kakuro", "PRIOR_CODES"]
 
+#: What forward checking can enforce (``Kakuro(propagation=)``).
+PROPAGATIONS = ("alldifferent", "sums")
+
 #: The kinds of prior code (:data:`~hornermcts.domains.kakuro.kernels.KINDS`; the module docstring).
 PRIOR_CODES = kernels.KINDS
 
@@ -119,15 +122,27 @@ class Kakuro:
     instance : KakuroInstance
     code : {"remaining", "hints", "sums", "filled"}, default "remaining"
         The kind of prior code (the module docstring).
+    propagation : {"alldifferent", "sums"}, default "alldifferent"
+        What forward checking enforces: all-different only (DOMAINS.md
+        B5.5, the default), or also the line sums: a value no completion of
+        its row's or column's sum allows leaves the domain
+        (:func:`~hornermcts.domains.kakuro.kernels.blocked`; issue 40 item 5).
     """
 
-    def __init__(self, instance: KakuroInstance, *, code: str = "remaining") -> None:
+    def __init__(self, instance: KakuroInstance, *, code: str = "remaining", propagation: str = "alldifferent") -> None:
         if not isinstance(instance, KakuroInstance):
             raise OptionError(f"expected a KakuroInstance, got {type(instance).__name__}")
         if code not in PRIOR_CODES:
             raise OptionError(f"unknown prior code {code!r}: expected one of {', '.join(PRIOR_CODES)}")
+        if propagation not in PROPAGATIONS:
+            raise OptionError(f"unknown propagation {propagation!r}: expected one of {', '.join(PROPAGATIONS)}")
+        if propagation == "sums" and instance.values > kernels.MAX_SUM_VALUES:
+            raise OptionError(f"propagation='sums' takes at most {kernels.MAX_SUM_VALUES} values, got "
+                              f"{instance.values}")
         self.instance = instance
         self.code = code
+        self.propagation = propagation
+        self.sums = propagation == "sums"
         self.kind = PRIOR_CODES.index(code)
         self.size = s = instance.size
         self.values = v = instance.values
@@ -141,7 +156,7 @@ class Kakuro:
         self._root = bytes(s * s)
 
     def __repr__(self) -> str:
-        return f"Kakuro({self.instance!r}, code={self.code!r})"
+        return f"Kakuro({self.instance!r}, code={self.code!r}, propagation={self.propagation!r})"
 
     # ---------------------------------------------------------------- the protocol
     def root(self) -> bytes:
@@ -152,9 +167,20 @@ class Kakuro:
         grid = np.frombuffer(state, dtype=np.int8).copy()
         return (grid,) + tuple(kernels.line_state(grid, self.size, self.values))
 
+    def _domain_lines(self, state: bytes) -> tuple:
+        """``(grid, rows, cols)``: the bitsets a domain excludes, widened by the values the line sums rule out
+        when ``propagation="sums"`` (the prior codes read the plain ones, as the compiled playout does)."""
+        grid, rows, cols, row_used, col_used = self._arrays(state)
+        if self.sums:
+            row_block, col_block = np.zeros(self.size, np.int64), np.zeros(self.size, np.int64)
+            kernels.blocked(grid, rows, cols, row_used, col_used, self.row_sums, self.col_sums, self.size,
+                            self.values, row_block, col_block, -1, -1)
+            rows, cols = rows | row_block, cols | col_block
+        return grid, rows, cols
+
     def moves(self, state: bytes) -> tuple:
         """The values of the MRV cell as moves ``cell * values + value - 1``; ``()`` at a terminal state."""
-        grid, rows, cols, _, _ = self._arrays(state)
+        grid, rows, cols = self._domain_lines(state)
         cell, k = kernels.mrv(grid, rows, cols, self.size, self.values)
         if k == 0:
             return ()
@@ -164,7 +190,7 @@ class Kakuro:
     def apply(self, state: bytes, move: int) -> bytes:
         """The state after ``move``: any value of an empty cell's domain (else OptionError)."""
         cell, value = divmod(int(move), self.values)
-        grid, rows, cols, row_used, col_used = self._arrays(state)
+        grid, rows, cols = self._domain_lines(state)
         if not (0 <= cell < self.size ** 2 and grid[cell] == 0
                 and not (int(rows[cell // self.size] | cols[cell % self.size]) >> value) & 1):
             raise OptionError(f"move {move!r} is not legal here")
@@ -235,7 +261,7 @@ class Kakuro:
         table = np.zeros(1) if bias is None else bias
         grid, moves, codes, betas, starts, chosen = kernels.playout(
             start, self.size, self.values, self.row_sums, self.col_sums, self.low, self.high, self.kind,
-            self.prior_codes.start, weights, table, bias is not None, rng)
+            self.prior_codes.start, weights, table, bias is not None, rng, self.sums)
         return grid.tobytes(), moves.tolist(), Trace(codes, betas if bias is not None else None, starts, chosen)
 
     def playout(self, state: bytes, rng: Any) -> tuple[bytes, list]:
@@ -284,7 +310,7 @@ class Kakuro:
         """Alg. 4 on the solution, compiled: the prior codes of every legal move, and of every played move."""
         seen, used = kernels.replay(np.frombuffer(self._root, dtype=np.int8), self._solution(), self.size,
                                     self.values, self.row_sums, self.col_sums, self.low, self.high, self.kind,
-                                    self.prior_codes.start)
+                                    self.prior_codes.start, self.sums)
         if used.size and used[-1] < 0:  # pragma: no cover - a checked solution always replays
             raise RuntimeError("the solution does not replay from the root")
         return seen, used
