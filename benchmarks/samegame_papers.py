@@ -541,7 +541,7 @@ def report_b(records: list[dict], names: list[str]) -> str:
             if algorithm == "mcts":
                 mean, t, p = paired_t_test(beam, scores)
                 wins, losses, ties, p_sign = sign_test(beam, scores)
-                line += (f"   BMCTS - it: {mean:+8,.1f}, t = {t:6.2f}, p = {p:.2g}; "
+                line += (f"   BMCTS minus this: {mean:+8,.1f}, t = {t:6.2f}, p = {p:.2g}; "
                          f"{wins} wins / {losses} losses / {ties} ties (sign p = {p_sign:.2g})")
             lines.append(line)
     return "\n".join(lines)

@@ -485,6 +485,9 @@ the paper NRPA (28) is far above Sampling (11) and GNRPA (70) above Sampling NGR
 this one; the paper's NRPA lies between our level 1 (15) and level 2 (29-39).  So the 3.3x at level 1 does not
 reproduce the table either.
 
-**SameGame:** the NRPA comparison is printed above as `samegame_nrpa.txt` held it when this notebook was
-executed.  It is another run in progress, and its own text says how many positions it covers.
+**SameGame:** the NRPA comparison printed above (`samegame_nrpa.txt`) is a finished run on all 20 positions
+of the standard set, 30 CPU s per position and method: NRPA (a per-game search) totals 48,120, SP-MCTS per
+move 61,610, NMCS 64,764 (the papers, about 2 hours per position: NMCS 77,934, SP-MCTS(3) 78,012).  Schadd
+et al.'s Table 3 row "SP-MCTS per game" (2,223 / 2,342 / 2,493 / 2,555 / 2,750 at 5-60 s) was **not run**:
+only its per-move row was (`samegame_papers.py` part a).
 """
