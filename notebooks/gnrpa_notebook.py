@@ -299,7 +299,7 @@ the paper's playout either.
 """),
     ("code", r"""
 kakuro_sums = saved("gnrpa_kakuro_sums.jsonl")
-if kakuro_sums:
+if kakuro_sums and kakuro_rows:  # kakuro_paper_row comes with the first table
     groups = [(label, rows, max(r["budget"] for r in rows), kakuro_paper_row(label))
               for label, rows in by_row(kakuro_sums).items()]
     print(gnrpa_kakuro.format_table(groups))
