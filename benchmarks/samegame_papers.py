@@ -426,9 +426,10 @@ class BeamDomain:
 #: B_TIME CPU seconds per board, MCTS also 2x and 4x that; 100 boards x 4 domains
 #: x (0.25 + 0.25 + 0.5 + 1) s = 800 CPU s (13 min of one core). The paper gives
 #: 60 s per board (MCTS also 120 s and 240 s) on 1000 boards: 240x less time.
-#: A first choice of 0.5 s (27 CPU min) was stopped after 5 boards, its scores
-#: unread (``results/samegame_bmcts_0.5s_stopped.jsonl``): at nice 10 on the
-#: shared machine it got ~0.3 of a core, ~110 min of wall time, past the deadline.
+#: A first choice of 0.5 s (27 CPU min) was to be stopped after 5 boards (at
+#: nice 10 on the shared machine it got ~0.3 of a core: ~110 min of wall time,
+#: past the deadline); the kill missed it and it ran on alongside to 40 boards,
+#: never reported (``results/samegame_bmcts_0.5s_stopped.jsonl``).
 B_TIME = 0.25
 B_MULTIPLES = (1, 2, 4)
 B_BOARDS = 100
