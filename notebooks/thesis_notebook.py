@@ -262,11 +262,12 @@ shared 2-core machine:
   `small05`, `small16`), equal on `large03`, slightly worse on `large16` and `small03`: not "better on most"
   (the thesis counts strict wins: 4 of 6 at 60 s, 5 of 6 at 600 s).  The reproduction criterion names 600 s; this
   table ran 30 s (600 s x 6 substitutes x 2 methods x 3 seeds is 6 CPU hours), so at 600 s it is untested.
+  A semi-greedy construction costs 20-30 ms on the largest substitute, so a 30-second run does only about a
+  thousand of them there.
 * **Beam MCTS (Baier & Winands, Figs. 6-9), 0.25 CPU s per board, 100 boards per domain** (budgets fixed before
   the run; the paper: 60 s on 1000 boards).  BMCTS beats MCTS at equal time with p < 0.0001 in Clickomania only
   (+12.7 tiles, p = 6e-17; it also beats MCTS at 4x the time).  Bubble Breaker: +99.2 (p = 1.2e-4), level with
   MCTS at 4x (p = 0.92), the paper's "worth 4x".  SameGame with random rollouts (+44.1, p = 0.10) and with
   informed rollouts (+38.2, p = 0.16): not significant, and below MCTS at 2x, so the paper's 4x and 2x are not
-  reproduced there at this budget, 240 times below the paper's.  A semi-greedy construction costs 20-30 ms on the largest substitute, so a 30-second run does only
-  about a thousand of them there.
+  reproduced there at this budget, 240 times below the paper's.
 """
