@@ -180,7 +180,7 @@ def main(argv=None) -> None:
                         f"(default {CODES})")
     parser.add_argument("--propagation", choices=PROPAGATIONS, default="alldifferent",
                         help="what forward checking enforces in the playouts and the Replay (default alldifferent, "
-                             "DOMAINS.md B5.5; sums: the line sums too)")
+                             "docs/domains.md B5.5; sums: the line sums too)")
     parser.add_argument("--out", default="benchmarks/results/gnrpa_kakuro", help="OUT.jsonl and OUT.txt")
     args = parser.parse_args(argv)
     codes = [c for c in args.codes.split(",") if c]

@@ -2,13 +2,13 @@
 
 The thesis table (and ``thesis_partitioning.py``) rests on one substitute
 instance per size.  Here each size N gets ``--count`` instances,
-``generate(N, seed=1000 N + i)`` (the distribution of DOMAINS.md §0.1, away
+``generate(N, seed=1000 N + i)`` (the distribution of docs/domains.md §0.1, away
 from the substitutes' seed N); on each, KK once, the complete-KK DFS once and
 MCTS once (seed 0, the thesis's setting), every run at ``--seconds`` CPU
 seconds and its partition checked (:func:`~hornermcts.domains.number_partitioning.solve`).
 Per size: the mean improvement of MCTS over KK and MCTS - DFS in bits
 (log2(E+1)), with 95% t intervals over the instances, and how many instances
-meet DOMAINS.md A4's criterion (>= 15 bits over KK).
+meet docs/domains.md A4's criterion (>= 15 bits over KK).
 
 Rows are appended to ``--out`` as they finish (instance index outermost, so a
 stopped run stays balanced over the sizes) and a rerun skips those done.
@@ -38,7 +38,7 @@ METHODS = ("kk", "dfs", "mcts")
 #: Table 4.1 at 60 s for the sizes run here: N -> (KK - MCTS, MCTS - DFS) in bits, one instance each.
 THESIS_60 = {100: (73.37 - 54.56, 54.56 - 56.12), 200: (171.81 - 150.88, 150.88 - 151.91),
              300: (265.77 - 248.82, 248.82 - 247.07)}
-CRITERION = 15.0  # bits over KK (DOMAINS.md A4)
+CRITERION = 15.0  # bits over KK (docs/domains.md A4)
 
 
 def instance_seed(n: int, index: int) -> int:

@@ -129,7 +129,7 @@ class Kakuro:
     code : {"remaining", "hints", "sums", "filled"}, default "remaining"
         The kind of prior code (the module docstring).
     propagation : {"alldifferent", "sums"}, default "alldifferent"
-        What forward checking enforces: all-different only (DOMAINS.md
+        What forward checking enforces: all-different only (docs/domains.md
         B5.5, the default), or also the line sums: a value no completion of
         its row's or column's sum allows leaves the domain
         (:func:`~hornermcts.domains.kakuro.kernels.blocked`; issue 40 item 5).
