@@ -254,6 +254,10 @@ shared 2-core machine:
   `hard0300` against 620,000) and stopped at 14.82 bits there: CPU seconds are not the same seconds on a loaded
   machine.  The margin is thin: the 18-bit incumbent of `hard0300` comes at 45-48 CPU s of the 60.  Rei's code setting (global normalisation plus a depth bonus) is worse: 14.85 / 15.77 / 15.52
   bits over KK; selection interleaving with theta = 5 gives exactly the thesis setting's figures.
+* **Stacking, MS as Rei's code runs it** (the delivery order fixed once per date, 60 s, 2 seeds, `20-A..D`): 885 /
+  1014-1019 / 1105 / 1191 against the thesis's 883.9 / 1029.4 / 1098.0 / 1178.0 (the rule above, which recomputes
+  the order after each delivery: 899 / 1023 / 1101 / 1177).  "MCTS beats MS on 8 of 8" rests on that rule; against
+  the fixed-order MS, MCTS wins 3 of these 4 (`20-A`: 888.0 against 885).
 * **Number partitioning over 10 generated instances per size, 5 CPU s per run** (12 times below 60 s).  MCTS
   improves on KK by 12.3 [10.9, 13.8] / 15.1 [13.1, 17.2] / 13.2 [11.5, 14.9] bits at N = 100 / 200 / 300 (95% t
   intervals over the instances), >= 15 bits on 1 / 3 / 2 of the 10, and lands +2.8 [+1.4, +4.1] / +1.5 [-1.3,
