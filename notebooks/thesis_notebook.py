@@ -107,7 +107,7 @@ thesis's MS figures on `40-A..D` (79 / 59 / 41 / 154), which is checked below.
     ("code", r"""
 stacking = rows_of("stacking")
 fixed_order = SAVED / "stacking_ms_fixed.jsonl"  # MS as Rei's code runs it: the second MS row
-if BUDGET != "small" and fixed_order.exists():
+if fixed_order.exists():  # saved rows: the same at every budget
     with open(fixed_order, encoding="utf-8") as handle:
         stacking += [json.loads(line) for line in handle if line.strip()]
 print(thesis_stacking.format_table(stacking))
