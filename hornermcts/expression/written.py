@@ -29,7 +29,6 @@ import sympy
 
 from ..errors import LimitError
 from ..cost.counting import OpCount, expression_count
-from ..search.parallel import fork_map
 from .assemble import assemble, count, placeholders
 from .sharing import share_across
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
@@ -191,39 +190,30 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     caller's options as they stand: the search effort of
     :data:`REGION_ITERATIONS` is for many small units.
     """
-    from ..options import make
     from ..pipeline import optimize
 
     clock = time.perf_counter()
     exprs = [sympy.sympify(e) for e in exprs]
     chosen_options = _region_options(options, changes)
 
-    def ours():
-        # the fast preset (no search, no greedy step) takes the expressions as written: the expanded walk and the
-        # two quick counts would take more than the rest of the call (gait2d rows 9-17: 0.55 s of 1.6 s)
-        candidates = _candidates(exprs, expand=bool(chosen_options.stages))
-        name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
-        units = chosen.polynomials()
-        if len(units) > 1:
-            result = optimize(units, chosen_options, deadline=deadline, baselines=False)
-        else:
-            result = optimize(units[0], options, deadline=deadline, **changes)
-        replacements, unit_exprs = result.assignments(placeholders())
-        statements, outputs = assemble(chosen, replacements, unit_exprs)
-        after = count(statements, outputs)
-        if chosen_options.stages:  # what the units left to share (not in fast: its time is short)
-            statements, outputs, after = share_across(statements, outputs)
-        return statements, outputs, after, name, result
-
-    def theirs():  # never more than sympy.cse on what users write
-        own = sympy.cse(exprs, symbols=placeholders())
-        return own, count(*own)
-
-    # sympy.cse on another core while ours runs (gait2d rows 9-17, fast: 0.42 s of sympy.cse, then 0.43 s ours,
-    # one after the other); with one worker, one after the other
-    workers = make(options, **changes).workers
-    (statements, outputs, after, name, result), (own, own_count) = fork_map(lambda job: job(), [ours, theirs],
-                                                                            workers=workers, local=True)
+    # the fast preset (no search, no greedy step) takes the expressions as written: the expanded walk and the
+    # two quick counts would take more than the rest of the call (gait2d rows 9-17: 0.55 s of 1.6 s)
+    candidates = _candidates(exprs, expand=bool(chosen_options.stages))
+    name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
+    units = chosen.polynomials()
+    if len(units) > 1:
+        result = optimize(units, chosen_options, deadline=deadline, baselines=False)
+    else:
+        result = optimize(units[0], options, deadline=deadline, **changes)
+    replacements, unit_exprs = result.assignments(placeholders())
+    statements, outputs = assemble(chosen, replacements, unit_exprs)
+    after = count(statements, outputs)
+    if chosen_options.stages:  # what the units left to share (not in fast: its time is short)
+        statements, outputs, after = share_across(statements, outputs)
+    # never more than sympy.cse on what users write (run on another core beside ours, it saved 0.1 s of 0.87 s
+    # on gait2d rows 9-17 and cost 0.04 s of fork on every small call: one after the other)
+    own = sympy.cse(exprs, symbols=placeholders())
+    own_count = count(*own)
     before = sum((expression_count(e) for e in exprs), OpCount())
     if own_count.total < after.total:
         statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"

@@ -188,7 +188,7 @@ def _receive(proc, conn) -> list:
 
 
 def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 1, *,
-             books: Sequence = (), local: bool = False) -> list:
+             books: Sequence = ()) -> list:
     """``[func(item) for item in items]``, the calls spread over ``workers`` processes.
 
     Parameters
@@ -201,9 +201,6 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
     books : sequence of ScoreBook or dict
         Memos ``func`` writes to: what the children add is copied back, and
         each book is rebuilt in item order (see the module docstring).
-    local : bool, default False
-        Fork even within :class:`on_cluster` (calls whose closures hold
-        this machine's state, such as a deadline on its clock).
 
     Returns
     -------
@@ -211,8 +208,8 @@ def fork_map(func: Callable[[Any], Any], items: Iterable, workers: int | None = 
         The results in item order, the same for every ``workers``.
     """
     items = list(items)
-    cluster = None if local else _CLUSTER
-    workers = min(processes(workers) if cluster is not None else _local_processes(workers), len(items))
+    cluster = _CLUSTER
+    workers = min(processes(workers), len(items))
     if workers <= 1:
         return [func(item) for item in items]
     books = list(books)
