@@ -16,7 +16,7 @@ def clusters():
     for n in (1, 2):
         cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
                                            dashboard_address=":0")
-        made.append((cluster, distributed.Client(cluster)))
+        made.append((cluster, distributed.Client(cluster, set_as_default=False)))
     yield [client for _, client in made]
     for cluster, client in made:
         client.close()

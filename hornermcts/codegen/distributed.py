@@ -19,7 +19,8 @@ Examples
 >>> from hornermcts import optimize
 >>> x, y = sympy.symbols("x y")
 >>> points = da.from_array(np.array([[1.0, 2.0], [2.0, 0.5], [0.0, 1.0]]), chunks=(2, 2))
->>> evaluate_dask(optimize(3*x**2*y - 1), points, args=(x, y)).compute().tolist()   # args: the last axis's order
+>>> values = evaluate_dask(optimize(3*x**2*y - 1), points, args=(x, y))   # args: the order on the last axis
+>>> values.compute(scheduler="threads").tolist()
 [5.0, 5.0, -1.0]
 """
 from __future__ import annotations

@@ -53,6 +53,6 @@ def test_evaluate_dask_on_a_local_cluster_of_processes(result):
     f = codegen.compile(result)
     points = np.random.default_rng(2).uniform(-1, 1, (10_000, 3))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) \
-            as cluster, distributed.Client(cluster) as client:
+            as cluster, distributed.Client(cluster, set_as_default=False) as client:
         values = client.compute(codegen.evaluate_dask(f, da.from_array(points, chunks=(1000, 3)))).result()
     assert np.array_equal(values, f(points))
