@@ -49,43 +49,62 @@ from hornermcts.research.families import random_polynomial
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def polynomial_rows(n_terms: int, n_vars: int, shape: str, degree: int) -> tuple[list, list]:
-    """``(exponent rows, coefficients)`` of the benchmark's polynomial (seed 0)."""
+def polynomial_rows(n_terms: int, n_vars: int, shape: str, degree: int) -> tuple:
+    """``(exponent rows, coefficients)`` of the benchmark's polynomial (seed 0), as arrays or lists."""
     if shape == "sparse":
         poly = random_polynomial(n_vars, n_terms, max_degree=degree, seed=0)
-        return poly.exponents.tolist(), list(poly.coefficients)
+        return poly.exponents, list(poly.coefficients)
     rng = np.random.default_rng(0)
-    rows = np.unique(rng.integers(0, 4, size=(n_terms, n_vars)), axis=0)  # 4^20 monomials: few repeats
+    # int64 draws (the committed runs' stream), kept as int8: 200 MB at 10^7 x 20; 4^20 monomials, few repeats
+    rows = np.unique(rng.integers(0, 4, size=(n_terms, n_vars)).astype(np.int8), axis=0)
     while len(rows) < n_terms:
-        rows = np.unique(np.vstack([rows, rng.integers(0, 4, size=(n_terms - len(rows), n_vars))]), axis=0)
+        more = rng.integers(0, 4, size=(n_terms - len(rows), n_vars)).astype(np.int8)
+        rows = np.unique(np.vstack([rows, more]), axis=0)
     rows = rows[rng.permutation(len(rows))]
     coefficients = rng.integers(1, 10, size=n_terms) * rng.choice([-1, 1], size=n_terms)
-    return rows.tolist(), coefficients.tolist()
+    return rows, coefficients
 
 
 def write_file(path: Path, n_terms: int, n_vars: int, shape: str, degree: int) -> int:
-    """Write the polynomial one term per line (``+ 3*x1^2*x7``); return the file's size in bytes."""
+    """Write the polynomial one term per line (``+ 3*x1^2*x7``); return the file's size in bytes.
+
+    Written 100,000 terms at a time, so that this process stays small beside the command it measures.
+    """
     rows, coefficients = polynomial_rows(n_terms, n_vars, shape, degree)
     names = [f"x{j}" for j in range(n_vars)]
     with open(path, "w") as fh:
-        for row, c in zip(rows, coefficients):
-            factors = [names[j] if e == 1 else f"{names[j]}^{e}" for j, e in enumerate(row) if e]
-            sign = "-" if c < 0 else "+"
-            body = "*".join(([str(abs(c))] if abs(c) != 1 or not factors else []) + factors)
-            fh.write(f"{sign} {body}\n")
+        for start in range(0, len(rows), 100_000):
+            chunk = zip(np.asarray(rows[start:start + 100_000]).tolist(), list(coefficients[start:start + 100_000]))
+            lines = []
+            for row, c in chunk:
+                factors = [names[j] if e == 1 else f"{names[j]}^{e}" for j, e in enumerate(row) if e]
+                sign = "-" if c < 0 else "+"
+                lines.append(f"{sign} {'*'.join(([str(abs(c))] if abs(c) != 1 or not factors else []) + factors)}\n")
+            fh.writelines(lines)
+    del rows, coefficients
     return path.stat().st_size
 
 
-def run_command(path: Path) -> tuple[float, float, dict]:
-    """``(wall seconds, peak MB, JSON summary)`` of ``hornermcts optimize PATH --preset fast --json``."""
+def run_command(path: Path, max_terms: int | None = None) -> tuple[float, float, dict | str]:
+    """``(wall seconds, peak MB, JSON summary)`` of ``hornermcts optimize PATH --preset fast --json``.
+
+    A refusal (exit status 2: a one-line LimitError or TimeLimitError) comes
+    back as its message in place of the summary; any other failure stops
+    the benchmark.
+    """
+    extra = [] if max_terms is None else ["--max-terms", str(max_terms)]
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "hornermcts.cli", "optimize", str(path), "--preset", "fast",
-                                 "--json"], stdout=out, stderr=err, text=True)
+                                 "--json", *extra], stdout=out, stderr=err, text=True)
         _, status, usage = os.wait4(proc.pid, 0)  # this child's own peak memory
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
+        err.seek(0)
+        if proc.returncode == 2 and err.read().count("\n") == 1:
+            err.seek(0)
+            return wall, usage.ru_maxrss / 1024, err.read().strip()
         err.seek(0)
         if proc.returncode != 0:
             raise SystemExit(f"hornermcts optimize {path} failed: {err.read().strip()}")
@@ -98,16 +117,26 @@ def main(argv=None) -> int:
     parser.add_argument("--vars", type=int, default=20)
     parser.add_argument("--shape", choices=("dense", "sparse"), default="dense")
     parser.add_argument("--degree", type=int, default=8, help="sparse: largest total degree of a term (default 8)")
+    parser.add_argument("--max-terms", type=int, help="passed to the command (it bounds the input's size: 30 "
+                        "exponent cells per term; 10^7 terms x 20 variables need 7,000,000)")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "scale.txt"))
     args = parser.parse_args(argv)
     sizes = [int(n) for n in args.terms.split(",")]
-    rows = []
+    rows: list = []
+    refused: list = []
     with tempfile.TemporaryDirectory() as tmp:
         for n in sizes:
             path = Path(tmp) / f"random_{n}x{args.vars}.txt"
+            started = time.perf_counter()
             size = write_file(path, n, args.vars, args.shape, args.degree)
-            wall, peak, summary = run_command(path)
+            print(f"{n:>9} terms: file of {size / 1e6:.0f} MB written in {time.perf_counter() - started:.0f} s",
+                  flush=True)
+            wall, peak, summary = run_command(path, args.max_terms)
             path.unlink()
+            if isinstance(summary, str):
+                refused.append((n, size, wall, peak, summary))
+                print(f"{n:>9} terms: refused after {wall:.1f} s, peak {peak:,.0f} MB: {summary}", flush=True)
+                continue
             rows.append((n, size, wall, summary["seconds"], peak, summary["after"]["total"]))
             print(f"{n:>9} terms ({size / 1e6:.0f} MB file): {wall:6.1f} s wall (optimize {summary['seconds']:.1f} s, "
                   f"the rest reading and parsing), peak {peak:,.0f} MB, {summary['after']['total']:,} operations",
@@ -119,7 +148,11 @@ def main(argv=None) -> int:
              f"{'terms':>9} {'file MB':>8} {'wall s':>7} {'optimize s':>11} {'peak MB':>8} {'operations':>11}"]
     lines += [f"{n:>9} {size / 1e6:>8.0f} {wall:>7.1f} {opt:>11.1f} {peak:>8.0f} {ops:>11}"
               for n, size, wall, opt, peak, ops in rows]
-    if len(rows) >= 2:
+    lines += [f"{n:>9} {size / 1e6:>8.0f} {wall:>7.1f} {'-':>11} {peak:>8.0f}   refused: {message}"
+              for n, size, wall, peak, message in refused]
+    if args.max_terms is not None:
+        lines.insert(2, f"# with --max-terms {args.max_terms}")
+    if len(rows) >= 2 and all(r[0] < 10**7 for r in rows):
         for label, column in (("wall s", 2), ("peak MB", 4)):
             slope, intercept = np.polyfit(terms, np.array([r[column] for r in rows], dtype=float), 1)
             lines.append(f"# estimate at 10^7 terms (a line through the sizes above, not a measurement): "

@@ -5,7 +5,9 @@ A :class:`Deadline` is made once, when the call starts, from the caller's
 time is left, takes its share, and stops at the deadline with the best it
 has; a stage that must finish to give any answer at all (parsing, the first
 Horner DAG) runs to its end.  The clock is :func:`time.perf_counter`, the
-one the searches use.
+one the searches use.  The stages also name themselves to it
+(:meth:`Deadline.phase`), for the status line on a terminal
+(:class:`~hornermcts.cli.status_line.Phases`).
 
 Examples
 --------
@@ -38,7 +40,7 @@ STAGE_SHARES = {"substitution": 0.1, "factoring": 0.1}
 class Deadline:
     """``time.perf_counter() + seconds`` (or no deadline), with the questions stages ask of it."""
 
-    __slots__ = ("at", "per_operation")
+    __slots__ = ("at", "per_operation", "phases")
 
     def __init__(self, seconds: float | None, *, start: float | None = None) -> None:
         if seconds is None:
@@ -47,6 +49,16 @@ class Deadline:
             self.at = (time.perf_counter() if start is None else start) + float(seconds)
         #: Seconds per operation of the program the caller writes after the call (0: it writes none).
         self.per_operation = 0.0
+        #: Where the stages name their phase (a :class:`~hornermcts.cli.status_line.Phases`), or None.
+        self.phases = None
+
+    def phase(self, text: str, *, bar: bool = False) -> None:
+        """Name the phase the call starts now (``bar``: one that shows its own progress bar), where it is shown.
+
+        >>> Deadline(None).phase("factoring")   # nowhere to show it: nothing happens
+        """
+        if self.phases is not None:
+            self.phases(text, bar=bar)
 
     def keep_for(self, operations: int) -> None:
         """Move the deadline earlier by the time writing ``operations`` takes (:attr:`per_operation` each), once.
@@ -99,6 +111,7 @@ class Deadline:
         earlier = Deadline(None)
         earlier.at = self.at - reserve
         earlier.per_operation = per_operation
+        earlier.phases = self.phases
         return earlier
 
     def __repr__(self) -> str:

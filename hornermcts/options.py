@@ -136,7 +136,11 @@ class Options:
         predicted or found to build more, or a reading that multiplies more
         than 5 monomials per term of it, is refused with a
         :class:`~hornermcts.errors.LimitError` naming the line, before it
-        can exhaust memory.  Inputs given as a ``Polynomial`` are not read.
+        can exhaust memory.  It also bounds the input's dense exponent matrix:
+        30 cells (terms x variables) per term of it
+        (:data:`~hornermcts.polynomial.MAX_CELLS` at the default), so a file
+        of 10 million terms in 20 variables needs ``max_terms=7_000_000``
+        or more.  Inputs given as a ``Polynomial`` are not read.
     greedy : bool or None
         Override the preset: ``False`` keeps Horner + CSE only (the setting
         of the SA-UCT paper's experiments), ``True`` adds the greedy step.
@@ -182,7 +186,8 @@ class Options:
                                   "the result does not depend on it")
     seed: int | None = _option(0, "random seed: the same result every run; another seed, another search")
     time_limit: float | None = _option(None, "seconds for the whole run; the best so far is kept", metavar="SECONDS")
-    max_terms: int = _option(MAX_TERMS, "most terms expanding a product or power of the input may build")
+    max_terms: int = _option(MAX_TERMS, "most terms expanding a product or power of the input may build (and 30 "
+                                        "exponent cells, terms x variables, per term: the input's size)")
     greedy: bool | None = _option(None, "greedy step", cli=False)
     factor: bool = _option(True, "factor the input first and optimize its factors", cli=False)
     substitute: bool = _option(True, "look for sums and differences of the variables that shorten the input",

@@ -34,14 +34,17 @@ from .errors import OptionError
 
 import math
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cache, partial
 from typing import TYPE_CHECKING, Any, NamedTuple, cast
 
 import numpy as np
 
+from .cost.kernels import announcing
 from .cost.accuracy import SAMPLES, measuring_seconds, no_worse, relative_error
 from .dag.graph import Dag
+from .cli.status_line import showing_phases
 from .deadline import Deadline
 from .order.problem import HornerOrderProblem
 from .rewrites.factoring import factorization, product_dag
@@ -363,7 +366,7 @@ def _outputs(joint: Polynomial, n_markers: int, zero: list) -> list[Polynomial]:
     return polys
 
 
-def optimize(expr, options: Options | None = None, *, progress=None, deadline: Deadline | None = None,
+def optimize(expr, options: Options | None = None, *, progress="auto", deadline: Deadline | None = None,
              baselines: bool = True, client=None, **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
 
@@ -392,9 +395,14 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         How to search (:class:`~hornermcts.options.Options`: preset,
         iterations, cp, schedule, direction, repeats, seed, time_limit,
         greedy, candidates, greedy_rounds, annealing temperatures).
-    progress : None, True, "auto" or callable
-        A tqdm bar (True), a bar on a terminal for long runs ("auto"), or a
-        callback ``progress(iteration, best_reward)``.
+    progress : "auto" (default), None, True or callable
+        On a terminal ("auto"), or always (True): the searches' tqdm bars
+        once a search has run 1 s, and the phase the call is in (new
+        variables, factoring, building the DAGs, greedy, ...) on a status
+        line once it has run 2 s, with its seconds
+        (:class:`~hornermcts.cli.status_line.Phases`); None: silent; a
+        callable: called as ``progress(iteration, best_reward)`` by the
+        searches.
     deadline : Deadline, optional
         When the call must end (:class:`~hornermcts.deadline.Deadline`), for
         a caller whose clock started earlier (the command line counts
@@ -429,12 +437,23 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
     if options.seed is None:  # draw it now and record it: the run can be repeated
         options = options.replace(seed=seed_value(None))
     deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
+    # the phases on a terminal's status line, a kernel compiling among them
+    with showing_phases(deadline, progress), announcing(deadline.phases) if deadline.phases else nullcontext():
+        return _optimize(expr, options, progress, deadline, baselines, clock)
+
+
+def _optimize(expr, options: Options, progress, deadline: Deadline, baselines: bool, clock: float) -> OptimizeResult:
+    """:func:`optimize` once its options and deadline are made."""
     written = _structured_input(expr)
     if written is not None:
         return _optimize_written(expr, written, options, deadline, clock)
+    deadline.phase("reading the input")
     polys, joint, n_markers = prepare_outputs(expr, deadline, options.max_terms)  # reading is timed and budgeted
-    split = factorization(polys[0], deadline) if options.factor and n_markers == 0 and not deadline.expired() \
-        else None
+    if options.factor and n_markers == 0 and not deadline.expired():
+        deadline.phase("factoring")
+        split = factorization(polys[0], deadline)
+    else:
+        split = None
     if split is None:
         found = _optimize_whole(polys, joint, n_markers, options, progress, deadline, baselines)
     else:
@@ -461,10 +480,19 @@ def optimize(expr, options: Options | None = None, *, progress=None, deadline: D
         form=form,
         factors=found.factors if form == "factored" else (),
         variables=dict(substitution.forms) if substitution is not None and form == "optimized" else {},
-        # measured unless a time limit leaves no time for it (res(7,6), 46,041 nodes: 0.8 s past its 3 s)
-        relative_error=relative_error(best.dag)
-        if not deadline.bounded or deadline.remaining() >= measuring_seconds(best.dag) else None,
+        relative_error=_measured_error(best.dag, deadline),
     )
+
+
+def _measured_error(dag: Dag, deadline: Deadline) -> float | None:
+    """The result's relative error at sample points, unless a time limit leaves no time for measuring it.
+
+    (res(7,6), 46,041 nodes: the measurement ended 0.8 s past its 3 s.)
+    """
+    if deadline.bounded and deadline.remaining() < measuring_seconds(dag):
+        return None
+    deadline.phase("measuring the accuracy")
+    return relative_error(dag)
 
 
 def _structured_input(expr) -> list | None:
@@ -531,6 +559,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     given_polys, given_joint = polys, joint
     substitution = None
     if options.substitute:
+        deadline.phase("looking for new variables")
         substitution = linear_substitution(joint, n_markers, cost=partial(quick_cost, fixed=fixed),
                                            deadline=Deadline(deadline.stage_seconds("substitution"))
                                            if deadline.bounded else None)
@@ -563,6 +592,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     if substitution is not None and not no_worse(best.dag, lambda: horner_dag(given_polys, _own_order(given_joint,
                                                                                                      n_markers))):
         # the new variables cancel, maybe: the same search in the input's own variables decides (issue 36)
+        deadline.phase("the same search in the input's own variables (the new ones may cancel)")
         own = _optimize_whole(given_polys, given_joint, n_markers, options.replace(substitute=False), progress,
                               deadline)
         if not no_worse(best.dag, lambda: own.best.dag):
@@ -623,6 +653,8 @@ def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadl
     for k, (factor, power) in enumerate(split.factors):
         share = deadline.share(len(split.factors) - k)
         part = Deadline(share) if share is not None else deadline
+        part.phases = deadline.phases
+        deadline.phase(f"factor {k + 1} of {len(split.factors)}")
         # each factor in its own variables: the product is built over the input's columns
         results.append((optimize(factor, options.replace(factor=False, substitute=False), progress=progress,
                                  deadline=part), power))
@@ -662,6 +694,9 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     """
     fixed = tuple(fixed)
     deadline = Deadline(options.time_limit) if deadline is None else deadline
+    searches = [s for s in ("mcts", "anneal") if s in options.stages and options.iterations != 0 and poly.n_terms]
+    deadline.phase(f"searching orders ({' and '.join(searches)})" if searches else "scoring the occurrence orders",
+                   bar=bool(searches))
     counter = FastCounter(poly)
     columns = structural_order(poly, fixed)  # the searches see the columns in this order, not by name
     rank = {j: k for k, j in enumerate(columns)}
@@ -809,6 +844,8 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
         return Candidate(order, cse, final.count(), final, took)
 
     best: Candidate | None = fallback
+    deadline.phase(f"building {len(schemes)} DAG{'s' if len(schemes) > 1 else ''} (Horner, CSE"
+                   f"{', a greedy pass' if use_greedy else ''})")
     for candidate in fork_map(build, schemes, options.workers):  # independent builds: on every core
         if candidate is not None and (best is None or (candidate.after.total, candidate.cse.total)
                                       < (best.after.total, best.cse.total)):
@@ -816,9 +853,11 @@ def screen_candidates(polys: list, schemes: list, options: Options, *, n_markers
     if best is None:
         raise AssertionError("no candidate schemes to screen: the occurrence orders are always scored")
     if use_greedy and options.greedy_rounds > 1 and not deadline.expired():
+        deadline.phase(f"greedy ({options.greedy_rounds - 1} more pass{'es' if options.greedy_rounds > 2 else ''})")
         dag = greedy_step(best.dag, rounds=options.greedy_rounds - 1, deadline=deadline)
         best = Candidate(best.order, best.cse, dag.count(), dag, best.seconds)
     if use_greedy and best.after.total < best.cse.total:
+        deadline.phase("checking the greedy step's accuracy")
         plain = cache(partial(horner_dag, polys, best.order))  # the greedy step's input, built if needed
         if not no_worse(best.dag, plain):
             best = Candidate(best.order, best.cse, best.cse, plain(), best.seconds)

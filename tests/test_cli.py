@@ -7,6 +7,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 import sympy
@@ -159,7 +160,9 @@ def test_status_line_on_a_terminal(poly_file, monkeypatch, capsys):
     assert main(["optimize", poly_file.name, "-n", "10", "--seed", "0"]) == 0
     text = err.getvalue()
     assert text.startswith("\rloading hornermcts optimize ...")  # before SymPy and Numba are imported
-    assert f"\rreading {poly_file.name} ..." in text and "searching (mcts and anneal), then CSE and greedy ..." in text
+    assert f"\rreading {poly_file.name} ..." in text and "searching orders (mcts and anneal) ..." in text
+    for phase in ("looking for new variables ...", "building 5 DAGs (Horner, CSE, a greedy pass) ..."):
+        assert phase in text  # every phase is named; those of 2 s and more also say their seconds
     assert "compiling kernels (first run only, cached in " in text or "loading compiled kernels from " in text
     assert re.search(r"\r(\x1b\[A)? +\r$", text)  # the last write wipes the line (up one: the bar's line)
     assert "optimized" in capsys.readouterr().out
@@ -235,3 +238,46 @@ def test_error_messages_escape_control_characters(tmp_path, capsys):
     assert err.startswith("hornermcts: error: ") and err.count("\n") == 1
     assert not any(ord(ch) < 32 and ch != "\n" or 127 <= ord(ch) < 160 for ch in err)
     assert "\\x1b[31mred\\x07" in err and "esc.txt:1:5" in err
+
+
+class Ticks:
+    """A status line recording what it is told."""
+
+    def __init__(self):
+        self.lines, self.kept, self.cleared = [], [], 0
+
+    def __call__(self, text, *, keep=False):
+        (self.kept if keep else self.lines).append(text)
+
+    def clear(self):
+        self.cleared += 1
+
+
+def test_a_long_phase_says_its_seconds_and_a_search_phase_leaves_the_line_to_its_bar():
+    from hornermcts.cli.status_line import PHASE_DELAY, Phases
+
+    line = Ticks()
+    phases = Phases(line, every=0.05)
+    phases("greedy ...")  # the line adds its own dots
+    time.sleep(PHASE_DELAY + 0.3)
+    phases("searching orders (mcts)", bar=True)
+    time.sleep(0.3)  # no ticking over a search's bar
+    phases.close()
+    assert line.lines[0] == "greedy ..." and line.lines[-1] == f"greedy ... {PHASE_DELAY:.0f} s", line.lines
+    assert line.kept == ["searching orders (mcts) ..."] and line.cleared == 1
+    assert not phases.thread.is_alive()
+
+
+def test_the_api_shows_only_phases_that_run_long(monkeypatch):
+    """``optimize(progress="auto")`` on a terminal: a short call leaves standard error untouched."""
+    import hornermcts
+    from hornermcts.cli import status_line
+
+    err = Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    x, y = sympy.symbols("x y")
+    assert hornermcts.optimize(x**2 * y + x * y + y, iterations=20, seed=0).after.total == 4
+    assert err.getvalue() == ""
+    monkeypatch.setattr(status_line, "PHASE_DELAY", 0.0)  # every phase counts as long now
+    hornermcts.optimize(x**2 * y + x * y + y, iterations=20, seed=0)
+    assert "reading the input ..." in err.getvalue() and err.getvalue().endswith("\r")  # shown, then cleared

@@ -20,7 +20,7 @@ LIBRARY = ROOT / "hornermcts"
 #: from units of lower layers, and from itself.
 LAYERS = [
     ("errors",),
-    ("collector", "deadline", "search"),
+    ("collector", "deadline", "search", "cli.status_line"),  # the status line: the standard library only
     ("options", "polynomial"),
     ("parse",),
     ("cost",),  # FORM's cost model and the fast counter: what every stage is scored by

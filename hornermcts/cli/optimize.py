@@ -8,10 +8,12 @@ like FORM's levels: fast (O1), greedy (O2), mcts (O3), anneal (O4), default.  Wi
 writes evaluation code (to -o FILE, or to standard output with the table on
 standard error); with --json the summary is one JSON object.
 
-On a terminal, standard error shows one status line from the start (reading
-the file, compiling the kernels on a first run, searching), then the search's
-progress bar; --no-progress and --json keep it silent, as does a
-non-terminal.
+On a terminal, standard error shows one status line from the start: the
+phase the command is in (reading the file, compiling the kernels on a first
+run, new variables, factoring, searching, building the DAGs, greedy,
+accuracy, writing the code) and, once a phase has run 2 s, its seconds so
+far; a search shows its progress bar below it.  --no-progress and --json
+keep it silent, as does a non-terminal.
 """
 from __future__ import annotations
 
@@ -21,7 +23,7 @@ import os
 import sys
 from pathlib import Path
 
-from .status_line import StatusLine, shows_status
+from .status_line import Phases, StatusLine, shows_status
 
 __all__ = ["add_arguments", "run"]
 
@@ -144,13 +146,13 @@ def _prepare_kernels(poly, status) -> None:
     where = config.CACHE_DIR or folder  # NUMBA_CACHE_DIR, or Numba's choice (beside the sources if writable)
     home = str(Path.home())
     where = "~" + where[len(home):] if where.startswith(home + os.sep) else where
-    status(f"loading compiled kernels from {where} ...")
-    with announcing(lambda text: status(f"compiling kernels (first run only, cached in {where}) ...")):
+    status(f"loading compiled kernels from {where}")
+    with announcing(lambda text: status(f"compiling kernels (first run only, cached in {where})")):
         FastCounter(poly).count(range(poly.n_vars))  # the same argument types as the search's counter
 
 
 def run(args: argparse.Namespace) -> int:
-    line = StatusLine(sys.stderr) if shows_status(args) else None
+    phases = Phases(StatusLine(sys.stderr)) if shows_status(args) else None
     from ..deadline import Deadline
     from ..cost.kernels import announcing
     from ..pipeline import optimize
@@ -159,28 +161,24 @@ def run(args: argparse.Namespace) -> int:
     options = from_arguments(args)  # checked before the input is read
     _check_output(args.output)
     deadline = Deadline(options.time_limit, start=getattr(args, "_started", None))  # the command's start
+    deadline.phases = phases  # every phase on the status line, with its seconds after 2 s
     try:
-        if line is not None:
-            line(f"reading {'standard input' if args.file == '-' else args.file} ...")
+        deadline.phase(f"reading {'standard input' if args.file == '-' else args.file}")
         poly, name = _read(args.file, deadline, options.max_terms)
-        if line is not None:
-            _prepare_kernels(poly, line)
-            searches = " and ".join(s for s in ("mcts", "anneal") if s in options.stages) or "occurrence orders"
-            line(f"searching ({searches}), then CSE{' and greedy' if 'greedy' in options.stages else ''} ...",
-                 keep=True)  # the search's bars use the next line
+        if phases is not None:
+            _prepare_kernels(poly, phases)
         budget = deadline.before(OUTSIDE_SECONDS, per_operation=EMIT_SECONDS_PER_OPERATION if args.emit else 0.0)
-        with announcing(line or (lambda text: None)):  # a rarer kernel compiling now: on the line, or quiet
-            result = optimize(poly, options, progress=None if line is None else "auto", deadline=budget)
+        with announcing(phases or (lambda text: None)):  # a rarer kernel compiling now: on the line, or quiet
+            result = optimize(poly, options, progress=None if phases is None else "auto", deadline=budget)
         code = None
         if args.emit:
             from ..codegen import emit
 
-            if line is not None:
-                line(f"writing {args.emit} code ...")
+            deadline.phase(f"writing {args.emit} code")
             code = emit(result, args.emit, name=args.name, precision=args.precision)
     finally:
-        if line is not None:
-            line.clear()
+        if phases is not None:
+            phases.close()
     if code is not None and args.output:
         with open(args.output, "w") as fh:
             fh.write(code)

@@ -198,6 +198,8 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
 
     # the fast preset (no search, no greedy step) takes the expressions as written: the expanded walk and the
     # two quick counts would take more than the rest of the call (gait2d rows 9-17: 0.55 s of 1.6 s)
+    phase = deadline.phase if deadline is not None else lambda text: None
+    phase("finding the polynomial regions")
     candidates = _candidates(exprs, expand=bool(chosen_options.stages))
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
@@ -209,9 +211,11 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     statements, outputs = assemble(chosen, replacements, unit_exprs)
     after = count(statements, outputs)
     if chosen_options.stages:  # what the units left to share (not in fast: its time is short)
+        phase("sharing across the regions")
         statements, outputs, after = share_across(statements, outputs)
     # never more than sympy.cse on what users write (run on another core beside ours, it saved 0.1 s of 0.87 s
     # on gait2d rows 9-17 and cost 0.04 s of fork on every small call: one after the other)
+    phase("sympy.cse, to compare")
     own = sympy.cse(exprs, symbols=placeholders())
     own_count = count(*own)
     before = sum((expression_count(e) for e in exprs), OpCount())

@@ -21,7 +21,7 @@ from sympy.core.sorting import default_sort_key
 
 from ..polynomial.coefficients import is_finite, product, to_number
 from ..polynomial.sparse import MAX_CELLS, Polynomial
-from .budget import Budget
+from .budget import MAX_TERMS, Budget
 from .sparse import Term, poly_pow
 
 __all__ = ["Builder", "not_finite_message"]
@@ -231,10 +231,12 @@ class Builder:
                 k += 1
                 symbols[int(remap[i])] = placeholder
                 opaque[placeholder] = self.keys[i]
-        if n_terms * len(cols) > MAX_CELLS:
+        cells = MAX_CELLS * self.budget.max_terms // MAX_TERMS  # the default max_terms: MAX_CELLS
+        if n_terms * len(cols) > cells:
             raise LimitError(f"{n_terms:,} terms in {len(cols):,} variables need {n_terms * len(cols):,} exponent "
-                             f"cells (terms x variables), over the limit of {MAX_CELLS:,} "
-                             f"(hornermcts.polynomial.MAX_CELLS)")
+                             f"cells (terms x variables), over the limit of {cells:,} (hornermcts.polynomial."
+                             f"MAX_CELLS per {MAX_TERMS:,} of max_terms={self.budget.max_terms:,}; raise it with "
+                             f"--max-terms; 20 million cells took 1.5 GB in the fast preset)")
         exps = np.zeros((n_terms, len(cols)), dtype=np.int64)
         if total:
             rows = np.repeat(np.arange(n_terms), lengths)

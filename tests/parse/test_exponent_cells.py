@@ -31,3 +31,10 @@ def test_too_many_cells_through_the_command_line(tmp_path, capsys):
     assert main(["optimize", str(path), "--no-progress"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "hornermcts.polynomial.MAX_CELLS" in err and "Traceback" not in err
+
+
+def test_the_cell_limit_grows_with_max_terms():
+    """``max_terms`` is the size of input one accepts: ten times the terms, ten times the cells."""
+    with pytest.raises(LimitError, match=r"over the limit of 3,000,000 .*max_terms=100,000; raise it with --max-terms"):
+        from_text(_sum_text(2000), max_terms=100_000)
+    assert from_text(_sum_text(6000), max_terms=2_000_000).n_vars == 6000
