@@ -570,8 +570,10 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
     if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
         fallback, reserve = _fallback(polys, joint, n_markers, options)
         deadline.keep_for(fallback.cse.total)  # the time to write the code, if the caller writes it
-        # writing the last DAG back, counting it twice, and measuring its accuracy (res(7,6) at 3 s: 1.3 s)
-        screen_deadline = deadline.before(2 * fallback.seconds + measuring_seconds(fallback.dag))
+        # writing the last DAG back, counting it twice, building its greedy step's input again for the accuracy
+        # check, and measuring its accuracy (res(7,6) at 3 s: 1.3 s; a random 30,000 terms at 3 s ended at 4.6 s
+        # when the check had no time kept for it)
+        screen_deadline = deadline.before(3 * fallback.seconds + measuring_seconds(fallback.dag))
         search_deadline = screen_deadline.before(min(reserve, screen_deadline.remaining() / 2))
         if search_deadline.expired() and substitution is None:  # no time to search: the answer in hand
             # (the searches' set-up alone, structural order and fast counter, took 1.9 s on res(8,6))

@@ -37,6 +37,7 @@ from sympy import default_sort_key
 
 from ..polynomial.coefficients import to_fraction
 from ..dag.graph import Add, Dag, Mul, Pow, Scale
+from .running_bound import ADD, MUL, OTHER, POW, SCALE, running_bounds
 
 try:  # exact arithmetic in C, about 4 times as fast as Fraction on HEP(sigma)
     from flint import fmpq as _fmpq
@@ -67,8 +68,9 @@ MAX_DEGREE = 1_000
 
 
 #: Seconds per DAG node the accuracy work of a call takes: the final DAG's error measured at :data:`SAMPLES`
-#: points and the bounds of the forms a check compares (res(7,6), 46,041 nodes, at a load of 6 on 2 cores:
-#: 0.84 s and 0.42 s each; about half that on an idle machine): what a time-limited call keeps for it.
+#: points and the bounds of the forms a check compares (res(7,6), 46,041 nodes, at a load of 3.5 on 2 cores:
+#: 1.2 s and 0.24 s each, the bounds 0.84 s before their loop was compiled; about half that on an idle
+#: machine): what a time-limited call keeps for it.
 SECONDS_PER_NODE = 2e-5
 
 
@@ -94,12 +96,16 @@ def relative_error(dag: Dag) -> float | None:
     return dag._remembered("relative error", lambda: _measure(dag))
 
 
-def _measurable(dag: Dag) -> list | None:
-    """The DAG's walk, or None for a DAG too large or of too high a degree to be measured."""
+def _measurable(dag: Dag):
+    """The DAG's walk, or None for a DAG too large or of too high a degree to be measured.
+
+    The walk as the DAG remembers it, not a list: a list of its 10^4-10^5
+    pairs took longer than the whole bound (the collector scanning them).
+    """
     if len(dag.nodes) > MAX_NODES:
         return None
-    walk = list(dag.walk())
-    return None if _degree(walk) > MAX_DEGREE else walk
+    walk = dag.walk()
+    return None if dag._remembered("degree", lambda: _degree(walk)) > MAX_DEGREE else walk
 
 
 def _points(bases: tuple, samples: int, seed: int) -> np.ndarray:
@@ -169,18 +175,13 @@ def _bounds(dag: Dag, samples: int) -> tuple | None:
     base = _points(bases, samples, seed=1)
     where = {s: k for k, s in enumerate(bases)}
     zero = np.zeros(samples)
-    scaled = {}
+    factor = _Factors()
 
     def scale(c, v, e):
         """``c*v`` and its bound: exact for c = +-1, one rounding (two if c is not a double) else."""
-        if c == 1:
-            return v, e
-        if c == -1:
-            return -v, e
-        if c not in scaled:
-            q = to_fraction(c)
-            scaled[c] = (float(q), 2 * UNIT if Fraction(float(q)) != q else UNIT)
-        number, rounding = scaled[c]
+        sign, number, rounding = factor[c]
+        if sign:
+            return sign * v, e
         w = number * v
         return w, abs(number) * e + rounding * np.abs(w)
 
@@ -198,33 +199,58 @@ def _bounds(dag: Dag, samples: int) -> tuple | None:
             columns.append((v, e))
         else:
             columns.append((base[where[s]], zero))
-    try:
-        with np.errstate(over="raise", invalid="raise"):
-            value, bound = {0: np.ones(samples)}, {0: zero}
-            for node_id, node in walk:
-                if isinstance(node, Pow):
-                    x, ex = columns[node.var]
-                    v = x ** node.n
-                    value[node_id] = v
-                    bound[node_id] = node.n * np.abs(x) ** (node.n - 1) * ex + (node.n - 1) * UNIT * np.abs(v)
-                elif isinstance(node, Mul):
-                    a, b = value[node.a], value[node.b]
-                    v = a * b
-                    value[node_id] = v
-                    bound[node_id] = np.abs(a) * bound[node.b] + np.abs(b) * bound[node.a] + UNIT * np.abs(v)
-                elif isinstance(node, Add):
-                    (c1, a), (c2, b) = node.operands
-                    av, ae = scale(c1, value[a], bound[a])
-                    bv, be = scale(c2, value[b], bound[b])
-                    v = av + bv
-                    value[node_id] = v
-                    bound[node_id] = ae + be + UNIT * np.abs(v)
-                elif isinstance(node, Scale):
-                    value[node_id], bound[node_id] = scale(node.c, value[node.a], bound[node.a])
-            outputs = [scale(c, value[root], bound[root]) for c, root in dag.roots]
-    except (FloatingPointError, OverflowError):  # beyond the doubles at a sample point: not compared
-        return None
-    return np.array([e for _, e in outputs]), np.array([v for v, _ in outputs])
+    value, bound = running_bounds(*_table(walk, factor, columns, samples), len(dag.nodes), UNIT)
+    outputs = [scale(c, value[root], bound[root]) for c, root in dag.roots]
+    bounds, values = np.array([e for _, e in outputs]), np.array([v for v, _ in outputs])
+    if not (np.isfinite(bounds).all() and np.isfinite(values).all()):
+        return None  # beyond the doubles at a sample point (an overflow on the way): not compared
+    return bounds, values
+
+
+class _Factors(dict):
+    """``c -> (sign, number, rounding)``: sign +-1 for ``c = +-1`` (exact), else 0 with ``c``'s nearest double and
+    the roundings of a product by it (one, two when ``c`` is not a double)."""
+
+    def __missing__(self, c):
+        if c == 1 or c == -1:
+            out = (int(c), float(c), 0.0)
+        else:
+            q = to_fraction(c)
+            out = (0, float(q), 2 * UNIT if Fraction(float(q)) != q else UNIT)
+        self[c] = out
+        return out
+
+
+def _table(walk, factor: _Factors, columns: list, samples: int) -> tuple:
+    """The walk as the table :func:`~hornermcts.cost.running_bound.running_bounds` reads (ids, kinds, operands,
+    coefficients), and the powers' values and bounds, computed here by NumPy."""
+    m = len(walk)
+    ids, kind = np.empty(m, np.int64), np.full(m, OTHER, np.int8)
+    a, b = np.zeros(m, np.int64), np.zeros(m, np.int64)
+    sign, number, rounding = np.zeros((m, 2), np.int8), np.ones((m, 2)), np.zeros((m, 2))
+    powers, power_bounds = [], []
+    for k, (node_id, node) in enumerate(walk):
+        ids[k] = node_id
+        t = type(node)
+        if t is Pow:
+            x, ex = columns[node.var]
+            v = x ** node.n
+            kind[k], a[k] = POW, len(powers)
+            powers.append(v)
+            power_bounds.append(node.n * np.abs(x) ** (node.n - 1) * ex + (node.n - 1) * UNIT * np.abs(v))
+        elif t is Mul:
+            kind[k], a[k], b[k] = MUL, node.a, node.b
+        elif t is Add:
+            (c1, a[k]), (c2, b[k]) = node.operands
+            kind[k] = ADD
+            sign[k, 0], number[k, 0], rounding[k, 0] = factor[c1]
+            sign[k, 1], number[k, 1], rounding[k, 1] = factor[c2]
+        elif t is Scale:
+            kind[k], a[k] = SCALE, node.a
+            sign[k, 0], number[k, 0], rounding[k, 0] = factor[node.c]
+    shape = (len(powers), samples)
+    return (ids, kind, a, b, sign, number, rounding, np.array(powers).reshape(shape),
+            np.array(power_bounds).reshape(shape))
 
 
 #: A transformation may make the error bound at most this many times larger, point by point: a margin under
@@ -279,16 +305,22 @@ def _relative(approx: float, exact) -> float:
     return float(abs(difference) / abs(exact))
 
 
-def _degree(walk: list) -> int:
+def _degree(walk) -> int:
     """The highest degree of a node (each column of degree 1)."""
     degree = {0: 0}
     for node_id, node in walk:
-        if isinstance(node, Pow):
-            degree[node_id] = node.n
-        elif isinstance(node, Mul):
-            degree[node_id] = degree[node.a] + degree[node.b]
+        t = type(node)
+        if t is Pow:
+            degree[node_id] = node[2]
+        elif t is Mul:
+            degree[node_id] = degree[node[1]] + degree[node[2]]
+        elif t is Add:
+            a, b = degree[node[1][1]], degree[node[2][1]]
+            degree[node_id] = a if a > b else b
+        elif t is Scale:
+            degree[node_id] = degree[node[2]]
         else:
-            degree[node_id] = max((degree[child] for child in node.children), default=0)
+            degree[node_id] = 0
     return max(degree.values())
 
 
@@ -331,7 +363,7 @@ def _columns(dag: Dag):
     return [linear(forms[s]) if s in forms else plain(where[s]) for s in dag.symbols], bases
 
 
-def _evaluate(dag: Dag, walk: list, columns: list, number, one) -> list:
+def _evaluate(dag: Dag, walk, columns: list, number, one) -> list:
     """The outputs from the columns' values: ``number`` turns a coefficient into the arithmetic's number."""
     value = {0: one}
     coefficient = {}

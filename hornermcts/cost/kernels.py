@@ -109,7 +109,7 @@ def announcing(show: Callable[[str], None]) -> Iterator[None]:
 
 
 def warm() -> None:
-    """Compile (or load) the fast counter's kernels for the argument types a search passes.
+    """Compile (or load) the fast counter's kernels for the argument types a search passes, and the error bound's.
 
     Both folds (dense exponents: levels; sparse: intervals), exponents below 256.
     """
@@ -121,6 +121,13 @@ def warm() -> None:
     for poly, fold in ((dense, "levels"), (sparse, "intervals")):
         counter = FastCounter(poly, fold=fold)
         counter.count(range(poly.n_vars))
+    import numpy as np
+
+    from .running_bound import running_bounds  # the accuracy check's loop, the same argument types
+
+    one = np.zeros(1, np.int64)
+    running_bounds(one, np.zeros(1, np.int8), one, one, np.zeros((1, 2), np.int8), np.ones((1, 2)), np.zeros((1, 2)),
+                   np.ones((1, 2)), np.zeros((1, 2)), 1, 2.0**-53)
 
 
 if __name__ == "__main__":
