@@ -42,7 +42,7 @@ from sympy.core.function import AppliedUndef
 
 from ..collector import paused
 from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale
-from ..cost.counting import OpCount, expression_count, power_steps
+from ..cost.counting import OpCount, expression_count, power_steps, scaled
 from .literals import fraction
 
 #: Largest number of operations written inline in one statement: a node used
@@ -263,14 +263,18 @@ def constant(c):
     return coefficient(c) if c >= 0 else ("-", coefficient(c))
 
 
-def _scaled(c, expr):
-    """``c*expr``: the literal ``|c|`` first, the sign outside."""
-    if c == 1:
-        return expr
-    if c == -1:
-        return ("-", expr)
+def _negation(expr) -> tuple:
+    return ("-", expr)
+
+
+def _product(c, expr) -> tuple:
     product = ("*", coefficient(c), expr)
     return product if c > 0 else ("-", product)
+
+
+def _scaled(c, expr):
+    """``c*expr`` (:func:`~hornermcts.cost.counting.scaled`): the literal ``|c|`` first, the sign outside."""
+    return scaled(c, expr, _negation, _product)
 
 
 def names_in(expr, into: set) -> set:

@@ -23,13 +23,13 @@ OpCount(additions=2, multiplications=3, powers=4)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 import numpy as np
 import sympy
 
-__all__ = ["OpCount", "power_cost", "power_plan", "power_steps", "is_unit", "original_count", "expression_count",
-           "pieces_count", "sympy_count_ops"]
+__all__ = ["OpCount", "power_cost", "power_plan", "power_steps", "is_unit", "scaled", "original_count",
+           "expression_count", "pieces_count", "sympy_count_ops"]
 
 
 @dataclass(frozen=True)
@@ -142,6 +142,25 @@ def _power_costs(exponents: np.ndarray) -> np.ndarray:
 def is_unit(c) -> bool:
     """True for the coefficients +1 and -1, which cost no multiplication."""
     return c == 1 or c == -1
+
+
+def scaled(c, operand, negation: Callable, product: Callable):
+    """``c*operand`` as a form writes it, by the rule of :func:`is_unit`: ``operand`` itself for ``c = 1``,
+    ``negation(operand)`` for ``c = -1`` (a sign, free), else ``product(c, operand)`` (one multiplication).
+
+    Every writer of a scaled operand goes through here and says how it builds a negation and a product: the
+    SymPy views (:mod:`hornermcts.dag.views`, the sign inside the number), the code generator's program
+    (:mod:`hornermcts.codegen.program`, the literal ``|c|`` first, the sign outside), the graph view.
+
+    >>> negation, product = (lambda e: ("-", e)), (lambda c, e: ("*", c, e))
+    >>> [scaled(c, "a", negation, product) for c in (1, -1, 3)]
+    ['a', ('-', 'a'), ('*', 3, 'a')]
+    """
+    if c == 1:
+        return operand
+    if c == -1:
+        return negation(operand)
+    return product(c, operand)
 
 
 def original_count(poly) -> OpCount:

@@ -42,27 +42,36 @@ from typing import Iterator, Mapping
 import sympy
 
 from ..polynomial.coefficients import to_fraction, to_number
-from ..cost.counting import expression_count, power_steps
+from ..cost.counting import expression_count, power_steps, scaled
 from .graph import ONE, Add, Dag, Mul, Pow, Scale
 
 __all__ = ["to_expression", "to_expressions", "to_assignments", "to_networkx", "program_graph", "evaluate_dag"]
 
 
-def scaled(c, expr, number=to_number) -> sympy.Expr:
+def _negation(expr) -> sympy.Expr:
+    return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False)
+
+
+def _product(c, expr) -> sympy.Expr:
+    return sympy.Mul(to_number(c), expr, evaluate=False)
+
+
+def _negated_value(value: tuple) -> tuple:
+    """``(sign, node)`` negated."""
+    return -value[0], value[1]
+
+
+def scaled_expr(c, expr) -> sympy.Expr:
     """``c*expr`` kept as a product (SymPy would distribute a number over a sum).
 
-    ``number`` writes the coefficient when it is not +-1 (default: the exact
-    SymPy number; the code generators pass their literals).
+    :func:`~hornermcts.cost.counting.scaled` with the sign a factor -1, any
+    other coefficient the exact SymPy number.
 
     >>> x, y = sympy.symbols("x y")
-    >>> scaled(-1, x + y), scaled(2, x + y), scaled(1, x + y)
-    (-(x + y), 2*(x + y), x + y)
+    >>> scaled_expr(-1, x + y), scaled_expr(-2, x + y), scaled_expr(1, x + y)
+    (-(x + y), -2*(x + y), x + y)
     """
-    if c == 1:
-        return expr
-    if c == -1:
-        return sympy.Mul(sympy.S.NegativeOne, expr, evaluate=False)
-    return sympy.Mul(number(c), expr, evaluate=False)
+    return scaled(c, expr, _negation, _product)
 
 
 def _square(a) -> sympy.Expr:
@@ -85,15 +94,15 @@ def _node_expression(node, operand, power) -> sympy.Expr:
                 return _square(operand(a))
             return sympy.Mul(operand(a), operand(b), evaluate=False)
         case Scale(c, a):
-            return scaled(c, operand(a))
+            return scaled_expr(c, operand(a))
         case Add():
-            parts = [to_number(c) if child == ONE else scaled(c, operand(child)) for c, child in node.operands]
+            parts = [to_number(c) if child == ONE else scaled_expr(c, operand(child)) for c, child in node.operands]
             return sympy.Add(*parts, evaluate=False)
     return sympy.S.One
 
 
 def _outputs(dag: Dag, names) -> list:
-    return [to_number(c) if root == ONE else scaled(c, names[root]) for c, root in dag.roots]
+    return [to_number(c) if root == ONE else scaled_expr(c, names[root]) for c, root in dag.roots]
 
 
 def to_expressions(dag: Dag) -> list:
@@ -253,15 +262,17 @@ def to_networkx(dag: Dag):
             product(key, power(var, a), power(var, b), power=True)
         return ids[key]
 
-    def coefficient_product(c, operand: int) -> tuple:
-        """``(sign, node)`` of ``c * operand``: a coefficient multiplication unless ``c`` is +-1."""
-        if c == 1 or c == -1:
-            return c, operand
-        key = ("scale", abs(c), operand)
+    def times(c, value: tuple) -> tuple:
+        """``(sign, node)`` of ``c`` times the value ``(1, operand)``: a coefficient multiplication node."""
+        key = ("scale", abs(c), value[1])
         if key not in ids:
             node(key, op="mul", coefficient=str(abs(c)))
-            edge(operand, ids[key], 0)
+            edge(value[1], ids[key], 0)
         return (1 if c > 0 else -1), ids[key]
+
+    def coefficient_product(c, operand: int) -> tuple:
+        """``(sign, node)`` of ``c * operand``: a coefficient multiplication unless ``c`` is +-1."""
+        return scaled(c, (1, operand), _negated_value, times)
 
     def constant(c) -> int:
         return node(("constant", c), op="constant", value=str(c))
