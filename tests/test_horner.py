@@ -115,6 +115,30 @@ def test_every_order_is_exact_and_counts_agree(expr):
         assert dag.count().total <= dag.count(shared=False).total
 
 
+def test_every_count_prices_its_operations_by_the_one_table_of_rules(monkeypatch):
+    """cost.counting.RULES is the one encoding of what each operation costs: with a sign charged one
+    addition, a division one power step and a call one multiplication, the DAG's count, the program's and
+    expression_count change together; the fast counter, compiled on its own, then disagrees, so the check
+    of the fast counter against the DAG's count (above) is a check against RULES."""
+    from hornermcts.codegen.program import Program
+    from hornermcts.cost import counting
+
+    poly = as_polynomial(x * y - x * z + 3 + 1 / w + sympy.sin(x))  # pieces 1/w and sin(x)
+    order = [poly.symbols.index(s) for s in (x, y, z)] + [k for k, s in enumerate(poly.symbols) if s not in (x, y, z)]
+    as_written = poly.to_sympy()
+    before = horner_dag(poly, order).count()  # ((3 + sin(x)) + 1/w) - (z - y)*x: two signs
+    assert before == FastCounter(poly).count_detail(order) == counting.OpCount(4, 2, 0)
+    assert counting.expression_count(as_written) == counting.OpCount(4, 3, 0)
+    monkeypatch.setattr(counting, "RULES", {**counting.RULES, "negations": (1, 0, 0), "divisions": (0, 0, 1),
+                                            "calls": (0, 1, 0)})
+    dag = horner_dag(poly, order)
+    assert dag.count() == Program(dag, "f").count == counting.OpCount(6, 2, 1)
+    assert dag.count(shared=False) == counting.OpCount(6, 2, 1)
+    assert counting.expression_count(as_written) == counting.OpCount(5, 3, 1)
+    assert counting.original_count(poly) == counting.OpCount(5, 2, 0)  # the terms: -x*z has a sign, no pieces
+    assert FastCounter(poly).count_detail(order) == counting.OpCount(4, 2, 1) != dag.count()  # the sign missed
+
+
 def test_cse_shares_up_to_sign_and_content():
     # (y - z) and (z - y), and 3*(x^2 + 2*y) vs (x^2 + 2*y): one node each
     p = Polynomial((w, x, y, z), [[1, 0, 1, 0], [1, 0, 0, 1], [0, 1, 0, 1], [0, 1, 1, 0]], [1, -1, 1, -1])

@@ -42,7 +42,7 @@ from sympy.core.function import AppliedUndef
 
 from ..collector import paused
 from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale
-from ..cost.counting import OpCount, expression_count, power_steps, scaled
+from ..cost.counting import OpCount, charge, expression_count, is_unit, power_steps, scaled
 from .literals import fraction
 
 #: Largest number of operations written inline in one statement: a node used
@@ -405,12 +405,13 @@ class Program:
             for var, exponents in dag._powers(walk).items():
                 needed.setdefault(var_local[var], set()).update(exponents)
         power: dict = {(loc, 1): loc for loc in needed}
-        for loc, n, a, b in power_steps(needed):
+        plan = list(power_steps(needed))
+        for loc, n, a, b in plan:
             sym = names.take(f"{loc}_{n}")
             self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
             self._step_reads.append((power[loc, a], power[loc, b]))
             power[loc, n] = sym
-            self.count += OpCount(powers=1)
+        self.count += charge(power_steps=len(plan))
         lowered = iter(zip(dags, walks, var_locals))
         with paused():  # many small tuples, no cycles: the collector's passes would find nothing
             for result_as_written in written:  # the outputs in the order of the items
@@ -430,14 +431,15 @@ class Program:
         The hot loop of code generation: one pass over the nodes, small
         tuples, no SymPy, no call for the common cases (a sum's operand with
         coefficient +-1 or an integer, a product); ``ref`` and ``weight`` are
-        lists by node id, read faster than dicts.
+        lists by node id, read faster than dicts.  The operations are tallied by
+        kind on the way and priced by :func:`~hornermcts.cost.counting.charge`.
         """
         uses = dag.uses()
         roots = {node for _, node in dag.roots}
         ref: list = [None] * len(dag.nodes)
         weight = [0] * len(dag.nodes)
         reads: list = [()] * len(dag.nodes)  # the locals in ref[id], with repeats (see reads())
-        adds = mults = 0
+        adds = mults = signs = 0
         step, step_reads = self.steps.append, self._step_reads.append
         temporary = names.temporary
         int_ = int
@@ -453,6 +455,7 @@ class Program:
                     x = ref[a]
                     w += weight[a]
                     if c1 != 1:
+                        signs += bool(c1 < 0)  # (a SymPy Float compares to a SymPy boolean)
                         if c1 == -1:
                             x = ("-", x)
                         else:  # _scaled(c1, x), written out for an integer
@@ -466,6 +469,7 @@ class Program:
                     y = ref[b]
                     w += weight[b]
                     if c2 != 1:
+                        signs += bool(c2 < 0)
                         if c2 == -1:
                             y = ("-", y)
                         else:  # _scaled(c2, y), written out for an integer
@@ -505,8 +509,9 @@ class Program:
         outputs = []
         for c, node in dag.roots:
             outputs.append(constant(c) if node == ONE else _scaled(c, ref[node]))
-            mults += node != ONE and c not in (1, -1)
-        self.count += OpCount(adds, mults)
+            if node != ONE:
+                mults, signs = mults + (not is_unit(c)), signs + bool(c < 0)
+        self.count += charge(additions=adds, multiplications=mults, negations=signs)
         return outputs
 
     def _lower_written(self, written, names: _Names) -> list:

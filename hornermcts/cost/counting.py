@@ -10,6 +10,15 @@ FORM's model (the one the papers and FORM's ``#optimize`` statistics use):
   squaring), so ``x^2`` costs 1;
 * the unoptimized input is each term computed on its own, the terms summed.
 
+What one operation of each kind costs is written once, in :data:`RULES`:
+every count (of an input, :func:`original_count`; of a SymPy expression,
+:func:`expression_count`; of a DAG, :meth:`~hornermcts.dag.Dag.count`; of the
+code generator's program, :class:`~hornermcts.codegen.program.Program`)
+tallies the operations its form performs, by kind, and :func:`charge` prices
+the tally.  The fast counter (:mod:`.fast_counter`, compiled) counts on its
+own and is checked against :meth:`~hornermcts.dag.Dag.count`
+(``tests/test_horner.py``).
+
 Examples
 --------
 >>> [power_cost(n) for n in range(1, 9)]
@@ -23,13 +32,14 @@ OpCount(additions=2, multiplications=3, powers=4)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Callable, Iterator
 
 import numpy as np
 import sympy
 
-__all__ = ["OpCount", "power_cost", "power_plan", "power_steps", "is_unit", "scaled", "original_count",
-           "expression_count", "pieces_count", "sympy_count_ops"]
+__all__ = ["OpCount", "RULES", "charge", "power_cost", "power_plan", "power_steps", "is_unit", "scaled",
+           "original_count", "expression_count", "pieces_count", "sympy_count_ops"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +78,53 @@ class OpCount:
             "powers": self.powers,
             "total": self.total,
         }
+
+
+#: What one operation of each kind costs, as ``(additions, multiplications, powers)`` of :class:`OpCount`:
+#: the cost rules of FORM's model, written once (read-only: a rule is changed here, in the source).  Keys in
+#: the order of :func:`charge`'s arguments.
+RULES = MappingProxyType({
+    "additions": (1, 0, 0),        # a binary + or -: a sum of k operands performs k-1
+    "multiplications": (0, 1, 0),  # a binary *: a product of k factors performs k-1, a number other than +-1
+                                   # times an operand one (is_unit, scaled)
+    "negations": (0, 0, 0),        # a sign: -a, a negative coefficient
+    "divisions": (0, 1, 0),        # a/b
+    "power_steps": (0, 0, 1),      # x^n = x^a * x^b, one step of a power plan (x^n alone: power_cost(n) steps)
+    "calls": (0, 0, 0),            # sin(a), sqrt(a), a**y: only the arguments are counted
+})
+
+_PRICES: dict = {}  # charged's answers by tally, for the RULES in _PRICED_BY
+_PRICED_BY: list = [None]
+
+
+def charged(*tally: int) -> tuple[int, int, int]:
+    """:func:`charge` of ``tally`` (its arguments in order, trailing zeros left off), as a tuple.
+
+    For the counts that sum ints node by node (:func:`own_operations`): each
+    distinct tally is priced once.
+
+    >>> charged(0, 2, 1, 1)  # two products, a sign, a division
+    (0, 3, 0)
+    """
+    if _PRICED_BY[0] is not RULES or len(_PRICES) > 4096:
+        _PRICES.clear()
+        _PRICED_BY[0] = RULES
+    price = _PRICES.get(tally)
+    if price is None:
+        a = m = p = 0
+        for n, (ca, cm, cp) in zip(tally, RULES.values()):
+            a, m, p = a + n * ca, m + n * cm, p + n * cp
+        price = _PRICES[tally] = (a, m, p)
+    return price
+
+
+def charge(additions=0, multiplications=0, negations=0, divisions=0, power_steps=0, calls=0) -> OpCount:
+    """What so many operations of each kind cost, by :data:`RULES`.
+
+    >>> charge(additions=3, multiplications=2, negations=1, divisions=1, power_steps=2, calls=1)
+    OpCount(additions=3, multiplications=3, powers=2)
+    """
+    return OpCount(*charged(additions, multiplications, negations, divisions, power_steps, calls))
 
 
 def power_cost(n: int) -> int:
@@ -174,10 +231,13 @@ def original_count(poly) -> OpCount:
     exps = poly.exponents
     factors = (exps > 0).sum(axis=1)
     coef_mults = np.fromiter((not is_unit(c) for c in poly.coefficients), dtype=np.int64, count=n)
-    # a bare coefficient (constant term) is an operand, not a multiplication
+    signs = np.fromiter((c.is_negative is True for c in poly.coefficients), dtype=np.int64, count=n)
+    # a bare coefficient (constant term) is an operand, not a multiplication, and its sign is the number's
     coef_mults[factors == 0] = 0
+    signs[factors == 0] = 0
     mults = int(np.maximum(factors - 1, 0).sum() + coef_mults.sum())
-    return OpCount(additions=n - 1, multiplications=mults, powers=int(_power_costs(exps).sum()))
+    return charge(additions=n - 1, multiplications=mults, negations=int(signs.sum()),
+                  power_steps=int(_power_costs(exps).sum()))
 
 
 def expression_count(expr, memo: dict | None = None) -> OpCount:
@@ -240,26 +300,27 @@ def own_operations(e) -> tuple[tuple, int, int, int]:
     if e.is_Atom:
         return (), 0, 0, 0
     if e.is_Add:
-        return e.args, len(e.args) - 1, 0, 0
+        return (e.args, *charged(len(e.args) - 1))  # additions
     if e.is_Mul:
         operands = []
-        numerator = denominator = pows = 0
+        numerator = denominator = steps = signs = 0
         for f in e.args:
             if f.is_Number:
-                numerator += abs(f) != 1  # a sign is free
+                numerator += abs(f) != 1  # -1 is only a sign
+                signs += f.is_negative is True
             elif f.is_Pow and f.exp.is_Integer and f.exp < 0:
                 denominator += 1
-                pows += power_cost(-int(f.exp))
+                steps += power_cost(-int(f.exp))
                 operands.append(f.base)
             else:
                 numerator += 1
                 operands.append(f)
-        mults = max(numerator - 1, 0) + max(denominator - 1, 0) + (1 if denominator else 0)
-        return tuple(operands), 0, mults, pows
+        products = max(numerator - 1, 0) + max(denominator - 1, 0)
+        return (tuple(operands), *charged(0, products, signs, int(denominator > 0), steps))
     if e.is_Pow and e.exp.is_Integer:
         n = int(e.exp)
-        return (e.base,), 0, 1 if n < 0 else 0, power_cost(abs(n))  # 1/b**n: a division
-    return e.args, 0, 0, 0
+        return ((e.base,), *charged(0, 0, 0, int(n < 0), power_cost(abs(n))))  # 1/b**n: a division
+    return (e.args, *charged(0, 0, 0, 0, 0, 1))  # a call: sin(a), sqrt(a), a**y, ...
 
 
 def pieces_count(opaque) -> OpCount:

@@ -78,7 +78,7 @@ from typing import ClassVar, Iterator
 
 from ..polynomial.coefficients import int_if_integral, quotient
 from ..collector import paused
-from ..cost.counting import OpCount, is_unit, pieces_count, power_cost, power_steps
+from ..cost.counting import OpCount, charge, is_unit, pieces_count, power_cost, power_steps
 
 __all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "content"]
 
@@ -205,7 +205,12 @@ def content(a, b):
 
 def _is_scaled(c, node: int) -> bool:
     """True if the value ``c*node`` is a product by a number: one multiplication in FORM's model."""
-    return node != ONE and c != 1 and c != -1
+    return node != ONE and not is_unit(c)
+
+
+def _is_negated(c, node: int) -> bool:
+    """True if the value ``c*node`` carries a sign (a negation; a negative constant is a number)."""
+    return node != ONE and bool(c < 0)
 
 
 @dataclass
@@ -398,56 +403,70 @@ class Dag:
         out = self.delivered()  # which counts itself on the way when it is delivered already
         return out._remembered("count", out._shared_count)
 
-    def _shared_count(self, walk=None, scaled=None) -> OpCount:
-        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk and scaled uses if known."""
-        if walk is None:
+    def _shared_count(self, walk=None, scaled_uses: tuple | None = None) -> OpCount:
+        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk and :meth:`_scaled_uses` if known.
+
+        Each sum node one addition, each product node and each distinct product
+        by a number (scale nodes included) one multiplication, each sign a
+        negation, each step of the power plans a power step, priced by
+        :func:`~hornermcts.cost.counting.charge`; the pieces on top.
+        """
+        if walk is None or scaled_uses is None:
             walk = self.walk()
-            scaled = self._scaled_uses(walk)
-        pieces = self.pieces_count()
-        adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
+            scaled_uses = self._scaled_uses(walk)
+        scaled, signs = scaled_uses
         kinds = Counter(map(type, map(itemgetter(1), walk)))
-        adds += kinds[Add]
-        mults += kinds[Mul]
-        mults += len(scaled)  # scale nodes included
-        pows += sum(1 for _ in power_steps(self._powers(walk)))
-        return OpCount(adds, mults, pows)
+        return self.pieces_count() + charge(
+            additions=kinds[Add], multiplications=kinds[Mul] + len(scaled), negations=signs,
+            power_steps=sum(1 for _ in power_steps(self._powers(walk))))
 
     def _tree_count(self) -> OpCount:
         """``count(shared=False)``: the plain Horner form, every occurrence of a subexpression again."""
-        pieces = self.pieces_count()
-        adds, mults, pows = pieces.additions, pieces.multiplications, pieces.powers
-        mults += sum(1 for c, root in self.roots if _is_scaled(c, root))
+        adds = steps = 0
+        mults = sum(1 for c, root in self.roots if _is_scaled(c, root))
+        signs = sum(1 for c, root in self.roots if _is_negated(c, root))
         for node_id, times in enumerate(self.tree_multiplicity()):
             if not times:
                 continue
             node = self.nodes[node_id]
             if isinstance(node, Add):
                 adds += times
-                mults += times * sum(1 for c, ch in node.operands if _is_scaled(c, ch))
+                for c, child in node.operands:
+                    mults += times * _is_scaled(c, child)
+                    signs += times * _is_negated(c, child)
             elif isinstance(node, (Mul, Scale)):
                 mults += times
             elif isinstance(node, Pow):
-                pows += times * power_cost(node.n)
-        return OpCount(adds, mults, pows)
+                steps += times * power_cost(node.n)
+        return self.pieces_count() + charge(additions=adds, multiplications=mults, negations=signs,
+                                            power_steps=steps)
 
     def pieces_count(self) -> OpCount:
         """Operations inside the opaque pieces, each distinct piece once (``1/z``: one)."""
         return pieces_count(self.opaque)
 
-    def _scaled_uses(self, walk) -> Counter:
-        """``{(|c|, node): uses}`` of the products by a number: sum operands, scale nodes, outputs."""
+    def _scaled_uses(self, walk) -> tuple[Counter, int]:
+        """``{(|c|, node): uses}`` of the products by a number (sum operands, scale nodes, outputs), and the
+        number of signs (sum operands and outputs ``c*node`` with ``c < 0``)."""
         uses = Counter((abs(c), root) for c, root in self.roots if _is_scaled(c, root))
+        signs = sum(1 for c, root in self.roots if _is_negated(c, root))
         for _, node in walk:  # _is_scaled written out, the fields read in place: one pass per emission of a new DAG
             kind = type(node)
             if kind is Add:
                 _, (c1, a), (c2, b) = node
-                if a != ONE and c1 != 1 and c1 != -1:
-                    uses[abs(c1), a] += 1
-                if b != ONE and c2 != 1 and c2 != -1:
-                    uses[abs(c2), b] += 1
+                if a != ONE and c1 != 1:
+                    if c1 != -1:
+                        uses[abs(c1), a] += 1
+                    if c1 < 0:
+                        signs += 1
+                if b != ONE and c2 != 1:
+                    if c2 != -1:
+                        uses[abs(c2), b] += 1
+                    if c2 < 0:
+                        signs += 1
             elif kind is Scale:
                 uses[node[1], node[2]] += 1
-        return uses
+        return uses, signs
 
     def delivered(self) -> "Dag":
         """This DAG with every coefficient operand ``c*a`` used more than once made a scale node.
@@ -478,9 +497,10 @@ class Dag:
     def _delivered_now(self) -> "Dag":
         with paused():  # copies of millions of acyclic nodes: the collector's passes would find nothing
             walk = self.walk()
-            scaled = self._scaled_uses(walk)
+            scaled_uses = self._scaled_uses(walk)
+            scaled = scaled_uses[0]
             if all(n == 1 for n in scaled.values()):
-                self._remember("count", self._shared_count(walk, scaled))  # the walk is at hand: count now
+                self._remember("count", self._shared_count(walk, scaled_uses))  # the walk is at hand: count now
                 return self
             return self._delivered(walk, scaled)
 
