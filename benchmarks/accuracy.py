@@ -52,20 +52,24 @@ def random_input(rng: np.random.Generator) -> sympy.Expr:
     return sympy.expand(expr)
 
 
-def largest_error(result, poly, points: np.ndarray) -> float:
-    """The result's NumPy code's largest relative error against ``poly``'s exact value at ``points``."""
+def exact_values(poly, points: np.ndarray) -> list:
+    """``poly``'s exact value at each point (its columns in ``poly.symbols`` order)."""
+    return [poly.evaluate([Fraction(v) for v in point]) for point in points]
+
+
+def largest_error(result, poly, points: np.ndarray, exact: list) -> float:
+    """The result's NumPy code's largest relative error against ``poly``'s exact values ``exact`` at ``points``."""
     symbols = codegen.input_symbols(result)
-    columns = [symbols.index(s) for s in poly.symbols]
-    values = codegen.load_python(codegen.to_numpy(result))(points)
+    columns = [poly.symbols.index(s) for s in symbols]
+    values = codegen.load_python(codegen.to_numpy(result))(points[:, columns])
     worst = 0.0
-    for point, value in zip(points, values):
-        exact = poly.evaluate([Fraction(point[j]) for j in columns])
+    for value, e in zip(values, exact):
         if not np.isfinite(value):
             return float("inf")
-        if exact == 0:
+        if e == 0:
             worst = max(worst, 0.0 if value == 0 else float("inf"))
         else:
-            worst = max(worst, float(abs(Fraction(value) - exact) / abs(exact)))
+            worst = max(worst, float(abs(Fraction(value) - e) / abs(e)))
     return worst
 
 
@@ -78,6 +82,8 @@ def main(argv=None) -> int:
     parser.add_argument("--inputs", type=int, default=276)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=200)
+    parser.add_argument("--points", type=int, default=POINTS, help=f"evaluation points per input (default {POINTS}; "
+                        f"more are drawn after the same first {POINTS})")
     parser.add_argument("--out", default=str(RESULTS / "accuracy.txt"))
     args = parser.parse_args(argv)
     stages = importlib.import_module("hornermcts.pipeline")
@@ -105,15 +111,23 @@ def main(argv=None) -> int:
         seconds["own"] += time.perf_counter() - t
         points = np.concatenate([rng.uniform(0.5, 2, (POINTS // 2, len(codegen.input_symbols(own)))),
                                  rng.uniform(-1, 1, (POINTS - POINTS // 2, len(codegen.input_symbols(own))))])
-        errors = {name: max(largest_error(r, poly, points), accuracy.UNIT)
+        points = points[:, [codegen.input_symbols(own).index(s) for s in poly.symbols]]  # poly's column order
+        if args.points > POINTS:  # more points after the same first ones (the committed runs' points)
+            extra = np.random.default_rng([args.seed, drawn])
+            points = np.concatenate([points, extra.uniform(0.5, 2, ((args.points - POINTS) // 2, poly.n_vars)),
+                                     extra.uniform(-1, 1, (args.points - POINTS - (args.points - POINTS) // 2,
+                                                           poly.n_vars))])
+        exact = exact_values(poly, points)
+        errors = {name: max(largest_error(r, poly, points, exact), accuracy.UNIT)
                   for name, r in (("before", before), ("after", after), ("own", own))}
         rows.append((drawn, poly.n_terms, errors,
                      {"before": before.after.total, "after": after.after.total, "own": own.after.total},
                      bool(after.variables)))
-    lines = [f"benchmarks/accuracy.py --inputs {args.inputs} --seed {args.seed} --iterations {args.iterations}",
+    lines = [f"benchmarks/accuracy.py --inputs {args.inputs} --seed {args.seed} --iterations {args.iterations}"
+             f"{'' if args.points == POINTS else f' --points {args.points}'}",
              f"{len(rows)} inputs that keep new variables without the accuracy check, of {drawn} drawn; "
              f"{time.perf_counter() - start:.0f} s",
-             f"errors: largest relative error of the NumPy code at {POINTS} points against the exact value "
+             f"errors: largest relative error of the NumPy code at {args.points} points against the exact value "
              f"(at least 2^-53); 'own': the same search in the input's own variables", ""]
     for name in ("before", "after"):
         ratios = [e[name] / e["own"] for _, _, e, _, _ in rows]
