@@ -40,7 +40,7 @@ STAGE_SHARES = {"substitution": 0.1, "factoring": 0.1}
 class Deadline:
     """``time.perf_counter() + seconds`` (or no deadline), with the questions stages ask of it."""
 
-    __slots__ = ("at", "per_operation", "phases")
+    __slots__ = ("at", "per_operation", "told")
 
     def __init__(self, seconds: float | None, *, start: float | None = None) -> None:
         if seconds is None:
@@ -49,16 +49,40 @@ class Deadline:
             self.at = (time.perf_counter() if start is None else start) + float(seconds)
         #: Seconds per operation of the program the caller writes after the call (0: it writes none).
         self.per_operation = 0.0
-        #: Where the stages name their phase (a :class:`~hornermcts.cli.status_line.Phases`), or None.
-        self.phases = None
+        #: The phase the call is in and where it is shown, shared with the deadlines made from this one.
+        self.told = _Told()
+
+    @property
+    def phases(self):
+        """Where the stages name their phase (a :class:`~hornermcts.cli.status_line.Phases`), or None."""
+        return self.told.phases
+
+    @phases.setter
+    def phases(self, phases) -> None:
+        self.told.phases = phases
+
+    @property
+    def current(self) -> str | None:
+        """The phase the call is in (the last :meth:`phase` named here or in a deadline made from this one)."""
+        return self.told.current
 
     def phase(self, text: str, *, bar: bool = False) -> None:
         """Name the phase the call starts now (``bar``: one that shows its own progress bar), where it is shown.
 
-        >>> Deadline(None).phase("factoring")   # nowhere to show it: nothing happens
+        >>> d = Deadline(None)
+        >>> d.before(1.0).phase("factoring")   # nowhere to show it; the call's deadline knows it
+        >>> d.current
+        'factoring'
         """
-        if self.phases is not None:
-            self.phases(text, bar=bar)
+        self.told.current = text
+        if self.told.phases is not None:
+            self.told.phases(text, bar=bar)
+
+    def part(self, seconds: float | None) -> "Deadline":
+        """A deadline ``seconds`` from now (unbounded: None) for a part of this call, its phases told with the call's."""
+        part = Deadline(seconds)
+        part.told = self.told
+        return part
 
     def keep_for(self, operations: int) -> None:
         """Move the deadline earlier by the time writing ``operations`` takes (:attr:`per_operation` each), once.
@@ -111,8 +135,18 @@ class Deadline:
         earlier = Deadline(None)
         earlier.at = self.at - reserve
         earlier.per_operation = per_operation
-        earlier.phases = self.phases
+        earlier.told = self.told
         return earlier
 
     def __repr__(self) -> str:
         return "Deadline(None)" if not self.bounded else f"Deadline({self.remaining():.3f} s left)"
+
+
+class _Told:
+    """What a call's deadlines share: where its phases are shown (None: nowhere), and the phase it is in."""
+
+    __slots__ = ("phases", "current")
+
+    def __init__(self) -> None:
+        self.phases = None
+        self.current: str | None = None

@@ -654,8 +654,7 @@ def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadl
     results = []
     for k, (factor, power) in enumerate(split.factors):
         share = deadline.share(len(split.factors) - k)
-        part = Deadline(share) if share is not None else deadline
-        part.phases = deadline.phases
+        part = deadline.part(share) if share is not None else deadline
         deadline.phase(f"factor {k + 1} of {len(split.factors)}")
         # each factor in its own variables: the product is built over the input's columns
         results.append((optimize(factor, options.replace(factor=False, substitute=False), progress=progress,

@@ -281,3 +281,22 @@ def test_the_api_shows_only_phases_that_run_long(monkeypatch):
     monkeypatch.setattr(status_line, "PHASE_DELAY", 0.0)  # every phase counts as long now
     hornermcts.optimize(x**2 * y + x * y + y, iterations=20, seed=0)
     assert "reading the input ..." in err.getvalue() and err.getvalue().endswith("\r")  # shown, then cleared
+
+
+def test_the_command_ends_at_the_limit_plus_ten_percent_plus_one_second():
+    """--time-limit T bounds the command (issue 36 item 7): at T + 10 % + 1 s it stops with one line and status 2,
+    naming the phase still running (what any answer needs, on an input where that takes longer than T)."""
+    code = ("import time\nfrom hornermcts.deadline import Deadline\nfrom hornermcts.cli.optimize import hard_stop\n"
+            "d = Deadline(0.5)\nd.before(0.1).phase('building 5 DAGs')\nhard_stop(0.5, d, None)\ntime.sleep(60)\n")
+    start = time.perf_counter()
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and time.perf_counter() - start < 30
+    assert proc.stderr.count("\n") == 1, proc.stderr
+    assert proc.stderr.startswith("hornermcts: error: --time-limit 0.5: no answer within 1.6 s")
+    assert "building 5 DAGs was still running" in proc.stderr
+
+
+def test_an_output_file_is_written_whole_or_not_at_all(tmp_path, poly_file):
+    out = tmp_path / "f.c"
+    assert main(["optimize", str(poly_file), "-n", "10", "--emit", "c", "-o", str(out), "--no-progress"]) == 0
+    assert out.read_text().startswith("/*") and sorted(p.name for p in tmp_path.iterdir()) == ["f.c", "p.txt"]

@@ -88,8 +88,14 @@ def main(argv=None) -> int:
     On a terminal (and without ``--no-progress`` or ``--json``) a status
     line says ``loading hornermcts COMMAND ...`` from the start, while the
     subcommand's modules load (SymPy and Numba take about a second); the
-    subcommand's own status lines follow.
+    subcommand's own status lines follow.  Called without ``argv`` (the
+    ``hornermcts`` command, ``python -m hornermcts``), the process is the
+    command's own: ``--time-limit T`` then ends it at T + 10 % + 1 s with a
+    one-line error and status 2 if no answer is out by then
+    (:func:`~hornermcts.cli.optimize.run`); a caller passing ``argv`` keeps
+    its process.
     """
+    own_process = argv is None  # the command itself, not a caller in its process: --time-limit may end it
     argv = sys.argv[1:] if argv is None else list(argv)
     command = _command(argv)
     line = StatusLine(sys.stderr) if command in SUBCOMMANDS and may_show(argv) else None
@@ -106,6 +112,7 @@ def main(argv=None) -> int:
             parser.print_help()
             return 2
         args._started = STARTED  # this module's: under ``python -m`` it is __main__, not hornermcts.cli
+        args._own_process = own_process
         return int(args._run(args) or 0)
     except KeyboardInterrupt:
         print("hornermcts: interrupted", file=sys.stderr)

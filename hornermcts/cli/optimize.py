@@ -18,14 +18,19 @@ keep it silent, as does a non-terminal.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import multiprocessing
 import os
 import sys
+import tempfile
+import threading
+import time
 from pathlib import Path
 
 from .status_line import Phases, StatusLine, shows_status
 
-__all__ = ["add_arguments", "run"]
+__all__ = ["add_arguments", "run", "hard_stop"]
 
 #: Time kept back for writing the code (``--emit`` with ``--time-limit``), per operation of the program:
 #: ``optimize`` keeps it as soon as it holds one (:meth:`~hornermcts.deadline.Deadline.keep_for`).  Measured
@@ -162,6 +167,7 @@ def run(args: argparse.Namespace) -> int:
     _check_output(args.output)
     deadline = Deadline(options.time_limit, start=getattr(args, "_started", None))  # the command's start
     deadline.phases = phases  # every phase on the status line, with its seconds after 2 s
+    stop = hard_stop(options.time_limit, deadline, phases) if getattr(args, "_own_process", False) else None
     try:
         deadline.phase(f"reading {'standard input' if args.file == '-' else args.file}")
         poly, name = _read(args.file, deadline, options.max_terms)
@@ -176,12 +182,15 @@ def run(args: argparse.Namespace) -> int:
 
             deadline.phase(f"writing {args.emit} code")
             code = emit(result, args.emit, name=args.name, precision=args.precision)
+    except BaseException:
+        if stop is not None:
+            stop.cancel()  # an error of its own is on its way out
+        raise
     finally:
         if phases is not None:
             phases.close()
     if code is not None and args.output:
-        with open(args.output, "w") as fh:
-            fh.write(code)
+        _write_whole(args.output, code)
         code = None
     report = sys.stderr if code is not None else sys.stdout
     if args.json:
@@ -209,4 +218,53 @@ def run(args: argparse.Namespace) -> int:
         print(result.summary(), file=report)
     if code is not None:
         sys.stdout.write(code)
+    if stop is not None:
+        stop.cancel()
     return 0
+
+
+def hard_stop(limit: float | None, deadline, phases) -> threading.Timer | None:
+    """End this process at ``limit`` + 10 % + 1 s from the command's start, if no answer is out by then.
+
+    The stages stop at the deadline with the best they have, but what any
+    answer needs (reading the input, the first Horner scheme, writing the
+    code) runs to its end, and on a large input takes longer than a short
+    limit: then the command stops with a one-line error naming the phase
+    still running and exit status 2, its forked workers ended, no output
+    file written (:func:`_write_whole`).
+    """
+    if limit is None:
+        return None
+    hard = 1.1 * limit + 1.0
+    started = deadline.at - limit
+
+    def stop() -> None:
+        if phases is not None:
+            phases.stopped.set()
+            phases.line.clear()
+        for child in multiprocessing.active_children():
+            child.terminate()
+        sys.stderr.write(f"hornermcts: error: --time-limit {limit:g}: no answer within {hard:.1f} s (the limit + 10 % "
+                         f"+ 1 s): {deadline.current or 'loading its modules'} was still running; what any answer needs takes "
+                         f"longer on this input: raise the limit\n")
+        sys.stderr.flush()
+        os._exit(2)
+
+    timer = threading.Timer(max(started + hard - time.perf_counter(), 0.0), stop)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _write_whole(path: str, text: str) -> None:
+    """Write ``path`` whole or not at all (a temporary file beside it, renamed)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temporary = tempfile.mkstemp(dir=folder, prefix=".hornermcts-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w") as fh:
+            fh.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
