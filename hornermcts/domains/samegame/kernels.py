@@ -33,13 +33,17 @@ __all__ = ["legal_groups", "apply_move", "playout", "group_code", "coded_playout
 
 
 @njit(cache=True, inline="always")
-def _flood(cells, width, height, label, stack, start, name):
-    """Give the group holding ``start`` the label ``name``; return its size.
+def _flood(board, stride, label, stack, start, name, offset):
+    """Give the group of a padded board (:func:`_pad`) holding ``start`` the label ``name``; return its size.
 
-    Depth-first fill over orthogonal neighbours of the same colour; cells
-    already labelled (``label >= 0``) are not entered.
+    Depth-first fill over the four neighbours ``j +- 1``, ``j +- stride`` of
+    the same colour, no bounds checks (the frame's sentinels match no
+    colour). Cells labelled ``offset`` or more are taken; lower labels
+    belong to earlier steps and count as unlabelled. The one flood fill of
+    SameGame: :func:`_label` (moves, playouts) and :func:`apply_move`, which
+    pads its board first.
     """
-    k = cells[start]
+    k = board[start]
     label[start] = name
     stack[0] = start
     top = 0
@@ -48,83 +52,27 @@ def _flood(cells, width, height, label, stack, start, name):
         j = stack[top]
         top -= 1
         count += 1
-        jc = j // height
-        jr = j - jc * height
-        if jr + 1 < height and cells[j + 1] == k and label[j + 1] < 0:
-            label[j + 1] = name
+        m = j + 1
+        if board[m] == k and label[m] < offset:
+            label[m] = name
             top += 1
-            stack[top] = j + 1
-        if jr > 0 and cells[j - 1] == k and label[j - 1] < 0:
-            label[j - 1] = name
+            stack[top] = m
+        m = j - 1
+        if board[m] == k and label[m] < offset:
+            label[m] = name
             top += 1
-            stack[top] = j - 1
-        if jc + 1 < width and cells[j + height] == k and label[j + height] < 0:
-            label[j + height] = name
+            stack[top] = m
+        m = j + stride
+        if board[m] == k and label[m] < offset:
+            label[m] = name
             top += 1
-            stack[top] = j + height
-        if jc > 0 and cells[j - height] == k and label[j - height] < 0:
-            label[j - height] = name
+            stack[top] = m
+        m = j - stride
+        if board[m] == k and label[m] < offset:
+            label[m] = name
             top += 1
-            stack[top] = j - height
+            stack[top] = m
     return count
-
-
-@njit(cache=True)
-def _label(cells, width, height, label, stack, rep, size, colour):
-    """Label the connected groups; return their number.
-
-    ``rep[g]`` is the smallest cell index of group ``g`` (scan order), so a
-    group's name does not depend on how it was found.
-    """
-    for i in range(width * height):
-        label[i] = -1
-    n = 0
-    for c in range(width):
-        base = c * height
-        if cells[base] < 0:
-            break
-        for r in range(height):
-            i = base + r
-            k = cells[i]
-            if k < 0:
-                break
-            if label[i] >= 0:
-                continue
-            count = _flood(cells, width, height, label, stack, i, n)
-            rep[n] = i
-            size[n] = count
-            colour[n] = k
-            n += 1
-    return n
-
-
-@njit(cache=True)
-def _remove(cells, width, height, label, g):
-    """Remove group ``g`` of ``label`` in place: gravity, then close empty columns."""
-    dc = 0
-    for c in range(width):
-        src = c * height
-        if cells[src] < 0:
-            break
-        dst = dc * height
-        w = 0
-        r = 0
-        while r < height:
-            k = cells[src + r]
-            if k < 0:
-                break
-            if label[src + r] != g:
-                cells[dst + w] = k
-                w += 1
-            r += 1
-        # clear what is left of the source column, and of the target above w
-        for i in range(src + (w if dc == c else 0), src + r):
-            cells[i] = -1
-        if dc != c:
-            for i in range(dst + w, dst + height):
-                cells[i] = -1
-        if w > 0:
-            dc += 1
 
 
 @njit(cache=True)
@@ -139,17 +87,12 @@ def _points(scoring, n):
 @njit(cache=True)
 def legal_groups(cells, width, height):
     """Representative cell, size and colour of each group of two or more."""
-    cells_n = width * height
-    label = np.empty(cells_n, np.int32)
-    stack = np.empty(cells_n, np.int32)
-    rep = np.empty(cells_n, np.int32)
-    size = np.empty(cells_n, np.int32)
-    colour = np.empty(cells_n, np.int32)
-    n = _label(cells, width, height, label, stack, rep, size, colour)
+    board, label, stack, rep, size, colour = _workspace(cells, width, height)
+    n = _label(board, width, height, label, stack, 0, rep, size, colour)
     k = 0
     for g in range(n):
         if size[g] >= 2:
-            rep[k] = rep[g]
+            rep[k] = _unpadded(rep[g], height)
             size[k] = size[g]
             colour[k] = colour[g]
             k += 1
@@ -164,12 +107,15 @@ def apply_move(cells, width, height, cell):
     """
     if cells[cell] < 0:
         return 0
-    cells_n = width * height
-    label = np.full(cells_n, -1, np.int32)
-    stack = np.empty(cells_n, np.int32)
-    count = _flood(cells, width, height, label, stack, cell, 0)
+    stride = height + 2
+    board = np.empty((width + 2) * stride, np.int8)
+    _pad(cells, width, height, board)
+    label = np.zeros(board.size, np.int32)  # labels below 1 count as unlabelled
+    stack = np.empty(board.size, np.int32)
+    count = _flood(board, stride, label, stack, _padded(cell, height), 1, 1)
     if count >= 2:
-        _remove(cells, width, height, label, 0)
+        _remove(board, width, height, label, 1, stride, count)  # from the first column on
+        _unpad(board, width, height, cells)
     return count
 
 
@@ -192,23 +138,44 @@ def _pad(cells, width, height, padded):
     are ``i +- 1`` and ``i +- (height + 2)`` with no bounds checks.
     """
     stride = height + 2
-    padded[:] = -2
+    for i in range(stride):  # the frame: the first and last columns, and each column's bottom and top
+        padded[i] = -2
+        padded[(width + 1) * stride + i] = -2
     for c in range(width):
+        src = c * height
+        dst = (c + 1) * stride + 1
+        padded[dst - 1] = -2
         for r in range(height):
-            padded[(c + 1) * stride + r + 1] = cells[c * height + r]
+            padded[dst + r] = cells[src + r]
+        padded[dst + height] = -2
 
 
 @njit(cache=True)
 def _unpad(padded, width, height, cells):
     stride = height + 2
     for c in range(width):
+        src = (c + 1) * stride + 1
+        dst = c * height
         for r in range(height):
-            cells[c * height + r] = padded[(c + 1) * stride + r + 1]
+            cells[dst + r] = padded[src + r]
+
+
+@njit(cache=True, inline="always")
+def _padded(cell, height):
+    """The index in the padded board (:func:`_pad`) of the board's cell ``cell``."""
+    return (cell // height + 1) * (height + 2) + cell % height + 1
+
+
+@njit(cache=True, inline="always")
+def _unpadded(i, height):
+    """The board's cell at index ``i`` of the padded board (:func:`_pad`)."""
+    stride = height + 2
+    return (i // stride - 1) * height + (i % stride - 1)
 
 
 @njit(cache=True)
 def _workspace(cells, width, height):  # pragma: no cover - compiled
-    """The padded board of ``cells`` and the scratch arrays of :func:`_label_padded`, for a playout."""
+    """The padded board of ``cells`` and the scratch arrays of :func:`_label`, for a playout or a labelling."""
     total = (width + 2) * (height + 2)
     board = np.empty(total, np.int8)
     _pad(cells, width, height, board)
@@ -218,12 +185,12 @@ def _workspace(cells, width, height):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _label_padded(board, width, height, label, stack, offset, rep, size, colour):
+def _label(board, width, height, label, stack, offset, rep, size, colour):
     """Label the groups of a padded board (:func:`_pad`) with ``offset + g``; return their number.
 
     ``rep[g]`` is the padded index of group ``g``'s first cell in scan order
-    (smallest column, then smallest row), so the groups come in the order
-    of :func:`legal_groups`; ``size`` and ``colour`` as there, singletons
+    (smallest column, then smallest row), so a group's name does not depend
+    on how it was found; ``size`` and ``colour`` likewise, singletons
     included. Labels below ``offset`` belong to earlier steps and count as
     unlabelled, so ``label`` never needs clearing.
     """
@@ -239,35 +206,8 @@ def _label_padded(board, width, height, label, stack, offset, rep, size, colour)
                 break
             if label[i] >= offset:
                 continue
-            g = offset + n
-            label[i] = g
-            stack[0] = i
-            top = 0
-            count = 0
-            while top >= 0:
-                j = stack[top]
-                top -= 1
-                count += 1
-                m = j + 1
-                if board[m] == k and label[m] < offset:
-                    label[m] = g
-                    top += 1
-                    stack[top] = m
-                m = j - 1
-                if board[m] == k and label[m] < offset:
-                    label[m] = g
-                    top += 1
-                    stack[top] = m
-                m = j + stride
-                if board[m] == k and label[m] < offset:
-                    label[m] = g
-                    top += 1
-                    stack[top] = m
-                m = j - stride
-                if board[m] == k and label[m] < offset:
-                    label[m] = g
-                    top += 1
-                    stack[top] = m
+            # the fill, then the stores: size[n] = _flood(...) made Python-called playouts 8 % slower
+            count = _flood(board, stride, label, stack, i, offset + n, offset)
             rep[n] = i
             size[n] = count
             colour[n] = k
@@ -276,7 +216,7 @@ def _label_padded(board, width, height, label, stack, offset, rep, size, colour)
 
 
 @njit(cache=True, inline="always")
-def _remove_padded(board, width, height, label, target, first, count):
+def _remove(board, width, height, label, target, first, count):
     """Remove the group labelled ``target`` (``count`` tiles, first cell ``first``) from a padded board.
 
     Gravity, then empty columns closed. ``first`` is the group's first cell
@@ -332,7 +272,6 @@ def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mov
     s = np.uint64(seed)
     if s == 0:
         s = np.uint64(0x9E3779B97F4A7C15)
-    stride = height + 2
     cells_n = width * height
     board, label, stack, rep, size, colour = _workspace(cells, width, height)
     tabu = -1
@@ -365,7 +304,7 @@ def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mov
     played = 0
     offset = 0  # labels below offset belong to earlier steps
     while True:
-        n = _label_padded(board, width, height, label, stack, offset, rep, size, colour)
+        n = _label(board, width, height, label, stack, offset, rep, size, colour)
         legal = 0
         free = 0
         for g in range(n):
@@ -394,9 +333,9 @@ def playout(cells, width, height, n_colours, scoring, policy, epsilon, seed, mov
                 pick -= 1
         points += _points(scoring, size[chosen])
         r0 = rep[chosen]
-        moves[played] = (r0 // stride - 1) * height + (r0 % stride - 1)
+        moves[played] = _unpadded(r0, height)
         played += 1
-        _remove_padded(board, width, height, label, offset + chosen, r0, size[chosen])
+        _remove(board, width, height, label, offset + chosen, r0, size[chosen])
         offset += n
         if offset > 2_000_000_000:
             label[:] = -1
@@ -442,7 +381,6 @@ def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
     flat cell of each move's group representative, and the trace of the
     states that had a choice (:class:`hornermcts.search.policy.Trace`).
     """
-    stride = height + 2
     cells_n = width * height
     board, label, stack, rep, size, colour = _workspace(cells, width, height)
     legal = np.empty(cells_n, np.int64)
@@ -460,7 +398,7 @@ def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
     played = 0
     offset = 0
     while True:
-        n = _label_padded(board, width, height, label, stack, offset, rep, size, colour)
+        n = _label(board, width, height, label, stack, offset, rep, size, colour)
         m = 0
         for g in range(n):
             if size[g] >= 2:
@@ -490,9 +428,9 @@ def coded_playout(cells, width, height, scoring, weights, bias, has_bias, rng):
         g = legal[pick]
         points += _points(scoring, size[g])
         r0 = rep[g]
-        moves[played] = (r0 // stride - 1) * height + (r0 % stride - 1)
+        moves[played] = _unpadded(r0, height)
         played += 1
-        _remove_padded(board, width, height, label, offset + g, r0, size[g])
+        _remove(board, width, height, label, offset + g, r0, size[g])
         offset += n
     _unpad(board, width, height, cells)
     return (points, moves[:played].copy(), codes[:entries].copy(), betas[:entries].copy(),
