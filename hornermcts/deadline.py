@@ -79,7 +79,7 @@ class Deadline:
             self.told.phases(text, bar=bar)
 
     def part(self, seconds: float | None) -> "Deadline":
-        """A deadline ``seconds`` from now (unbounded: None) for a part of this call, its phases told with the call's."""
+        """A deadline ``seconds`` from now (None: unbounded) for a part of this call, telling its phases as it does."""
         part = Deadline(seconds)
         part.told = self.told
         return part

@@ -244,9 +244,10 @@ def hard_stop(limit: float | None, deadline, phases) -> threading.Timer | None:
             phases.line.clear()
         for child in multiprocessing.active_children():
             child.terminate()
+        phase = deadline.current or "loading its modules"
         sys.stderr.write(f"hornermcts: error: --time-limit {limit:g}: no answer within {hard:.1f} s (the limit + 10 % "
-                         f"+ 1 s): {deadline.current or 'loading its modules'} was still running; what any answer needs takes "
-                         f"longer on this input: raise the limit\n")
+                         f"+ 1 s): {phase} was still running; what any answer needs takes longer on this input: "
+                         f"raise the limit\n")
         sys.stderr.flush()
         os._exit(2)
 
