@@ -251,7 +251,8 @@ def hard_stop(limit: float | None, deadline, phases) -> threading.Timer | None:
         sys.stderr.flush()
         os._exit(2)
 
-    timer = threading.Timer(max(started + hard - time.perf_counter(), 0.0), stop)
+    # OUTSIDE_SECONDS early: the interpreter's start before the command's clock, and its end
+    timer = threading.Timer(max(started + hard - OUTSIDE_SECONDS - time.perf_counter(), 0.0), stop)
     timer.daemon = True
     timer.start()
     return timer
