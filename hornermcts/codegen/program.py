@@ -429,9 +429,10 @@ class Program:
         """The expressions of every output of ``dag``; the temporaries go to ``self.steps``.
 
         The hot loop of code generation: one pass over the nodes, small
-        tuples, no SymPy, no call for the common cases (a sum's operand with
-        coefficient +-1 or an integer, a product); ``ref`` and ``weight`` are
-        lists by node id, read faster than dicts.  The operations are tallied by
+        tuples, no SymPy, no call for the commonest cases (a sum's operand with
+        coefficient 1, a product; a scaled operand goes through the one rule,
+        :func:`_scaled`); ``ref`` and ``weight`` are lists by node id, read
+        faster than dicts.  The operations are tallied by
         kind on the way and priced by :func:`~hornermcts.cost.counting.charge`.
         """
         uses = dag.uses()
@@ -456,11 +457,8 @@ class Program:
                     w += weight[a]
                     if c1 != 1:
                         signs += bool(c1 < 0)  # (a SymPy Float compares to a SymPy boolean)
-                        if c1 == -1:
-                            x = ("-", x)
-                        else:  # _scaled(c1, x), written out for an integer
-                            x = (("*", c1, x) if c1 > 0 else ("-", ("*", -c1, x))) if type(c1) is int_ \
-                                else _scaled(c1, x)
+                        x = _scaled(c1, x)
+                        if c1 != -1:
                             w += 1
                             mults += 1
                 if b == ONE:
@@ -470,11 +468,8 @@ class Program:
                     w += weight[b]
                     if c2 != 1:
                         signs += bool(c2 < 0)
-                        if c2 == -1:
-                            y = ("-", y)
-                        else:  # _scaled(c2, y), written out for an integer
-                            y = (("*", c2, y) if c2 > 0 else ("-", ("*", -c2, y))) if type(c2) is int_ \
-                                else _scaled(c2, y)
+                        y = _scaled(c2, y)
+                        if c2 != -1:
                             w += 1
                             mults += 1
                 expr = ("+", x, y)
