@@ -10,7 +10,8 @@ one column ``x_i`` of the polynomial by ``x_i + s*x_j`` (``s = +-1``, ``j``
 another column): of the steps whose terms pair up as a binomial would
 (``c*x_i*m`` beside ``-s*c*x_j*m``, the coefficients in the ratio of
 ``(x_i - s*x_j)**n``), the :data:`CANDIDATES` with the most such pairs are
-carried out (python-flint's exact composition) and the one leaving the
+counted exactly (:mod:`hornermcts.rewrites.shift`, python-flint's
+composition when a coefficient may outgrow 64 bits) and the one leaving the
 fewest terms is taken.  Steps go on while they take off at least
 :data:`MIN_SHRINK` of the terms, and stop after :data:`PATIENCE` steps that
 do not lower the cost below the best prefix's (and after
@@ -64,6 +65,7 @@ from ..deadline import Deadline
 from ..cost.counting import pieces_count
 from ..polynomial.sparse import Polynomial
 from ..order.structure import structural_order
+from .shift import Shifts
 
 __all__ = ["Substitution", "linear_substitution", "binomial_pairs", "CANDIDATES", "MAX_TRIED", "MIN_SHRINK", "PATIENCE",
            "STEPS_PER_VARIABLE", "PAIRS_PER_TERM"]
@@ -142,8 +144,8 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
     exponents = joint.exponents
     integers = [int(c * scale) for c in coefficients]
     ctx = flint.fmpz_mpoly_ctx.get(("x", joint.n_vars), "lex")
-    poly = None  # the polynomial in FLINT, made when a step is first tried
-    rank: dict = {}  # the columns' structural ranks, made then too: they break ties between steps, not the names
+    rank: dict = {}  # the columns' structural ranks, made when a step is first tried: they break ties between
+    # steps, not the names
     forms = np.eye(joint.n_vars, dtype=np.int64)  # row k: column k's value as a form of the input's columns
     best: tuple = ()  # (cost, steps, polynomial, placeholders), the input's first
     steps: list = []
@@ -152,20 +154,16 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
         pairs = _candidate_steps(exponents, integers, eligible)
         if not pairs:
             break
-        if poly is None:
-            poly = ctx.from_dict(dict(zip(map(tuple, exponents.tolist()), integers)))
+        if not rank:
             rank = {col: k for k, col in enumerate(structural_order(joint))}
         ranked = sorted(pairs, key=lambda step: (-pairs[step], rank[step[0]], rank[step[1]], -step[2]))
-        found = _best_step(poly, ranked, ctx.gens(), candidates)
-        if found[0] > (1 - MIN_SHRINK) * len(poly):
+        found = _best_step(exponents, integers, ranked, ctx, candidates)
+        if found[0] > (1 - MIN_SHRINK) * len(integers):
             break
         if not best:
             input_cost = cost(joint)
             best = (input_cost, 0, joint, {})
-        _, i, j, s, poly = found
-        terms = poly.to_dict()
-        exponents = np.array(list(terms), dtype=np.int64).reshape(len(terms), joint.n_vars)
-        integers = [int(v) for v in terms.values()]
+        _, i, j, s, exponents, integers = found
         forms[i] -= s * forms[j]
         steps.append((str(joint.symbols[i]), s, str(joint.symbols[j])))
         changed, placeholders = _in_new_variables(joint, exponents, integers, scale, forms)
@@ -259,25 +257,51 @@ def _largest_key_kept(counts: np.ndarray, budget: int) -> int:
     return int(sizes[within][-1]) if within.any() else 1
 
 
-def _best_step(poly, ranked: list, gens, candidates: int) -> tuple:
-    """``(terms, i, j, s, new poly)``: the best step of the first batch of ``candidates`` in ``ranked`` that pays.
+def _best_step(exponents: np.ndarray, integers: list, ranked: list, ctx, candidates: int) -> tuple:
+    """``(terms, i, j, s, exponents, integers)``: the best step of the first batch of ``candidates`` that pays.
 
     Batches are tried in turn, :data:`MAX_TRIED` steps at most, until one
     holds a step taking off :data:`MIN_SHRINK` of the terms; the best step
-    tried is returned either way.
+    tried is returned either way, with its terms in FLINT's ``lex`` order.
+    A step is counted without being made (:class:`~hornermcts.rewrites.shift.Shifts`)
+    when its coefficients fit in 64 bits, else composed by FLINT (``ctx``).
     """
+    shifts = Shifts(exponents, np.array(integers, dtype=np.int64)) if _small(integers) else None
+    fitting: dict = {}
+    poly = None  # the polynomial in FLINT, made when a step does not fit
+
+    def attempt(i: int, j: int, s: int) -> tuple:
+        nonlocal poly
+        if shifts is not None and fitting.setdefault(i, shifts.fits(i)):
+            return shifts.count(i, j, s), None
+        if poly is None:
+            poly = ctx.from_dict(dict(zip(map(tuple, exponents.tolist()), integers)))
+        subs = list(ctx.gens())
+        subs[i] = subs[i] + s * subs[j]
+        new = poly.compose(*subs)
+        return len(new), new
+
     best: tuple = ()
     ranked = ranked[:MAX_TRIED]
     for start in range(0, len(ranked), candidates):
         for i, j, s in ranked[start:start + candidates]:
-            subs = list(gens)
-            subs[i] = gens[i] + s * gens[j]
-            new = poly.compose(*subs)
-            if not best or len(new) < best[0]:
-                best = (len(new), i, j, s, new)
-        if best[0] <= (1 - MIN_SHRINK) * len(poly):
+            terms, made = attempt(i, j, s)
+            if not best or terms < best[0]:
+                best = (terms, i, j, s, made)
+        if best[0] <= (1 - MIN_SHRINK) * len(integers):
             break
-    return best
+    terms, i, j, s, made = best
+    if made is None:
+        exps, ints = shifts.shifted(i, j, s)  # type: ignore[union-attr]
+        return terms, i, j, s, exps, ints.tolist()
+    found = made.to_dict()
+    exps = np.array(list(found), dtype=np.int64).reshape(len(found), exponents.shape[1])
+    return terms, i, j, s, exps, [int(v) for v in found.values()]
+
+
+def _small(integers: list) -> bool:
+    """Whether every integer fits in 62 bits (the shifts' kernels then hold them)."""
+    return max(map(abs, integers), default=0) < 2**62
 
 
 def _in_new_variables(joint: Polynomial, exponents: np.ndarray, integers: list, scale: int,
