@@ -2,7 +2,8 @@
 
 ``pip install .`` (or of an sdist) builds the wheel on the machine it installs
 on.  After copying the sources, :class:`BuildPyWithKernels` runs
-``python -m hornermcts.cost.kernels`` on them, and Numba writes the compiled kernels
+``python -m hornermcts.cost.kernels`` on them, then a small ``optimize``
+(:data:`WARM_PIPELINE`, for the kernels of later stages), and Numba writes the compiled kernels
 into the build's ``hornermcts/__pycache__``, which the wheel ships; Numba loads
 them after the install, since it keys them by the source's content, its own
 version and the CPU.  The first ``optimize`` then loads them instead of
@@ -23,12 +24,22 @@ from setuptools import build_meta
 from setuptools.build_meta import *  # noqa: F401,F403  (every other hook is setuptools')
 from setuptools.command.build_py import build_py
 
-#: What compiling the kernels imports (hornermcts.cost.fast_counter and its modules).
-KERNEL_BUILD_REQUIRES = ["numba>=0.59", "numpy>=1.24", "sympy>=1.12"]
+#: What compiling the kernels imports: hornermcts.cost.fast_counter and its modules, and the small optimize
+#: (:data:`WARM_PIPELINE`) all the runtime dependencies.
+KERNEL_BUILD_REQUIRES = ["numba>=0.59", "numpy>=1.24", "sympy>=1.12", "networkx>=3.0", "tqdm>=4.60",
+                         "python-flint>=0.9"]
 
 
 def get_requires_for_build_wheel(config_settings=None):
     return build_meta.get_requires_for_build_wheel(config_settings) + KERNEL_BUILD_REQUIRES
+
+
+#: A small default ``optimize`` whose new variables are searched: it compiles the kernels of the search for new
+#: variables (``hornermcts.rewrites.shift``, nine signatures, 2.6 s on first use), which ``cost.kernels`` may not
+#: import (they sit in a later stage), with the fast counter's and the error bound's.
+WARM_PIPELINE = ("import hornermcts, sympy\nx, y, z = sympy.symbols('x y z')\n"
+                 "hornermcts.optimize(sympy.expand((x + y + z)**6 + (x - y)**5 + 3*x*y*z), iterations=20,"
+                 " progress=None)")
 
 
 class BuildPyWithKernels(build_py):
@@ -41,7 +52,8 @@ class BuildPyWithKernels(build_py):
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.abspath(self.build_lib), env.get("PYTHONPATH")]))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         try:
-            subprocess.run([sys.executable, "-m", "hornermcts.cost.kernels"], env=env, check=True, timeout=600,
-                           cwd=self.build_lib)  # not the source tree, which `-m` would put first on the path
+            for command in (["-m", "hornermcts.cost.kernels"], ["-c", WARM_PIPELINE]):
+                subprocess.run([sys.executable, *command], env=env, check=True, timeout=600,
+                               cwd=self.build_lib)  # not the source tree, which `-m` would put first on the path
         except (OSError, subprocess.SubprocessError) as exc:
             print(f"hornermcts: kernels not compiled at build ({exc}); they compile on first use", file=sys.stderr)
