@@ -229,16 +229,18 @@ def _in_child(terms: dict, n_vars: int, seconds: float) -> tuple[Fraction, list]
 
 
 def _quiet_and_capped() -> None:
-    """In the child: address space capped at :data:`FACTOR_MEMORY` more than now, no core file, stderr silent.
+    """In the child: address space capped at :data:`FACTOR_MEMORY` more than now, no core file, output silent.
 
-    FLINT aborts when an allocation fails (its message and a core dump
-    would reach the user); the parent then reads that the child died.
+    FLINT aborts when an allocation fails (its message, on standard output,
+    where it would break ``--json``, and a core dump would reach the user);
+    the parent then reads that the child died.
     """
     import faulthandler
     import resource
 
     faulthandler.disable()  # it writes to a copy of stderr it keeps (pytest's does)
     devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # the answer goes through the pipe
     os.dup2(devnull, 2)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     try:
