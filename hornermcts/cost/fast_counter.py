@@ -30,9 +30,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..polynomial.coefficients import common_denominator
 from ..errors import OptionError
-from ..polynomial.coefficients import coefficient_mode, exact_coefficients
+from ..polynomial.coefficients import common_denominator, content_integers, exact_coefficients
 from ..polynomial.sparse import normalize_order
 from .counting import OpCount, pieces_count
 from .kernels import announcing  # noqa: F401  (importing it announces the kernels' compiles)
@@ -726,7 +725,8 @@ class FastCounter:
 
     def __init__(self, poly, *, mode: str | None = None, fold: str | None = None):
         self.poly = poly
-        self.mode = mode or coefficient_mode(poly)
+        scaled = content_integers(poly) if mode in (None, "content") else None
+        self.mode = mode or ("sign" if scaled is None else "content")
         exponents = np.asarray(poly.exponents, dtype=np.int64).reshape(poly.n_terms, poly.n_vars)
         terms, variables = np.nonzero(exponents)
         if fold is None:
@@ -734,15 +734,17 @@ class FastCounter:
         if fold not in ("levels", "intervals"):
             raise OptionError(f"fold must be 'levels' or 'intervals', got {fold!r}")
         self.fold = fold
-        coefs = exact_coefficients(poly)
-        if self.mode == "content":
+        if scaled is not None:
+            self._unit_root, values = scaled
+        elif self.mode == "content":  # asked for with a Float among the coefficients
+            coefs = exact_coefficients(poly)
             scale = common_denominator(coefs)
             values = [int(c * scale) for c in coefs]
             self._unit_root = scale
         else:
             ids: dict = {}
             values = []
-            for c in coefs:
+            for c in exact_coefficients(poly):
                 mag = abs(c)
                 key = 1 if mag == 1 else ids.setdefault(mag, len(ids) + 2)
                 values.append(key if c > 0 else -key)

@@ -44,8 +44,10 @@ from fractions import Fraction
 from typing import Sequence
 
 import numpy as np
+import sympy
+from numba import njit
 
-from ..polynomial.coefficients import exact_coefficients
+from ..errors import OptionError
 
 __all__ = ["structural_order"]
 
@@ -76,18 +78,72 @@ def _mix(x: np.ndarray) -> np.ndarray:
     return x ^ (x >> np.uint64(31))
 
 
+@njit(cache=True, inline="always")
+def _mix1(x):
+    """:func:`_mix` of one uint64."""
+    x = x + _GOLDEN
+    x = (x ^ (x >> np.uint64(30))) * _M1
+    x = (x ^ (x >> np.uint64(27))) * _M2
+    return x ^ (x >> np.uint64(31))
+
+
 def _coefficient_codes(poly) -> np.ndarray:
     """A 64-bit code per term's coefficient, the same in every process (not Python's salted str hash)."""
     mask = 0xFFFFFFFFFFFFFFFF
     codes = []
-    for c in exact_coefficients(poly):
-        if isinstance(c, int):
-            codes.append(c & mask)
+    for c in poly.coefficients:  # SymPy numbers: an Integer's or a Rational's p and q, without a Fraction
+        if isinstance(c, (int, sympy.Integer)):
+            codes.append(int(c) & mask)
+        elif isinstance(c, sympy.Rational):
+            codes.append((int(c.p) * 0x9E3779B97F4A7C15 + int(c.q)) & mask)
         elif isinstance(c, Fraction):
             codes.append((c.numerator * 0x9E3779B97F4A7C15 + c.denominator) & mask)
         else:
             codes.append(int.from_bytes(hashlib.blake2b(str(c).encode(), digest_size=8).digest(), "little"))
     return np.array(codes, dtype=np.uint64)
+
+
+@njit(cache=True)
+def _incidences(exps):
+    """Every (term, column) incidence of a nonzero exponent, column by column.
+
+    Returns the terms (int32), the mixed exponents, and where each column's incidences start.
+    """
+    n_terms, n_vars = exps.shape
+    starts = np.zeros(n_vars + 1, dtype=np.int64)
+    for t in range(n_terms):
+        for j in range(n_vars):
+            if exps[t, j]:
+                starts[j + 1] += 1
+    for j in range(n_vars):
+        starts[j + 1] += starts[j]
+    rows = np.zeros(starts[n_vars], dtype=np.int32)  # term indices: half the memory (10^6 terms x 20 columns)
+    codes = np.zeros(starts[n_vars], dtype=np.uint64)
+    at = starts[:n_vars].copy()
+    for t in range(n_terms):
+        for j in range(n_vars):
+            e = exps[t, j]
+            if e:
+                k = at[j]
+                rows[k], codes[k] = t, _mix1(np.uint64(e))
+                at[j] = k + 1
+    return rows, codes, starts
+
+
+@njit(cache=True)
+def _refine(colour, rows, codes, starts, coefficient, rounds):
+    """The colour refinement: each round, a term's code from its columns' colours, a column's from its terms'."""
+    for _ in range(rounds + 1):
+        term = coefficient.copy()  # each term: its coefficient and the multiset of (column colour, exponent)
+        for j in range(colour.shape[0]):
+            for k in range(starts[j], starts[j + 1]):
+                term[rows[k]] += _mix1(codes[k] ^ colour[j])
+        for j in range(colour.shape[0]):
+            total = np.uint64(0)
+            for k in range(starts[j], starts[j + 1]):
+                total += _mix1(term[rows[k]] ^ codes[k])
+            colour[j] = _mix1(colour[j] + total)
+    return colour
 
 
 def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
@@ -107,47 +163,34 @@ def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
     optimized together) lead, in their given order, and each counts as
     distinct when the others' signatures are refined.
     """
-    exps = poly.exponents
-    n_terms, n_vars = exps.shape
+    exps = np.ascontiguousarray(poly.exponents, dtype=np.int64)
+    n_vars = exps.shape[1]
     fixed = [int(j) for j in fixed]
     leading = set(fixed)
     rest = [j for j in range(n_vars) if j not in leading]
-    columns = [exps[:, j] for j in range(n_vars)]
-    index = np.int32 if n_terms < 2**31 else np.int64  # term indices: half the memory at 10^6 terms
-    present = [np.flatnonzero(c).astype(index) for c in columns]
-    counts = np.array([len(p) for p in present], dtype=np.int64)
-    with np.errstate(over="ignore"):
-        coefficient = _mix(_coefficient_codes(poly))
-        powers = [_mix(c[p].astype(np.uint64)) for c, p in zip(columns, present)]
+    if exps.shape[0] >= 2**31:
+        raise OptionError(f"{exps.shape[0]:,} terms: structural_order counts terms in 32 bits")
+    rows, codes, starts = _incidences(exps)
+    counts = np.diff(starts)
+    coefficient = _mix(_coefficient_codes(poly))
 
-        # every (term, column) incidence at once: the sums wrap modulo 2^64, so their order does not matter
-        rows = np.concatenate(present) if n_vars else np.zeros(0, dtype=index)
-        cols = np.repeat(np.arange(n_vars), counts)
-        codes = np.concatenate(powers) if n_vars else np.zeros(0, dtype=np.uint64)
+    def refine(colour: np.ndarray) -> np.ndarray:
+        return _refine(colour, rows, codes, starts, coefficient, ROUNDS)
 
-        def refine(colour: np.ndarray) -> np.ndarray:
-            for _ in range(ROUNDS + 1):
-                term = coefficient.copy()  # each term: its coefficient and the multiset of (column colour, exponent)
-                np.add.at(term, rows, _mix(codes ^ colour[cols]))
-                sums = np.zeros(n_vars, dtype=np.uint64)
-                np.add.at(sums, cols, _mix(term[rows] ^ codes))
-                colour = _mix(colour + sums)
-            return colour
-
-        colour = np.zeros(n_vars, dtype=np.uint64)
-        for k, j in enumerate(fixed):
-            colour[j] = _mix(np.array([k + 1], dtype=np.uint64))[0]
+    colour = np.zeros(n_vars, dtype=np.uint64)
+    for k, j in enumerate(fixed):
+        colour[j] = _mix(np.array([k + 1], dtype=np.uint64))[0]
+    colour = refine(colour)
+    work = (len(rows) + COLUMN_WORK * n_vars) * (ROUNDS + 1)  # of one refinement
+    for _ in range(min(MAX_SPLITS, SPLIT_WORK // max(work, 1))):
+        groups: dict = {}
+        for j in rest:
+            groups.setdefault((-int(counts[j]), int(colour[j])), []).append(j)
+        tied = [g for _, g in sorted(groups.items()) if len(g) > 1]
+        if not tied:
+            break
+        chosen = tied[0][0]  # the first in input order: under a symmetry, any member would do
+        colour[chosen] = _mix(colour[chosen:chosen + 1] ^ _SPLIT)[0]
         colour = refine(colour)
-        work = (sum(len(q) for q in present) + COLUMN_WORK * n_vars) * (ROUNDS + 1)  # of one refinement
-        for _ in range(min(MAX_SPLITS, SPLIT_WORK // max(work, 1))):
-            groups: dict = {}
-            for j in rest:
-                groups.setdefault((-int(counts[j]), int(colour[j])), []).append(j)
-            tied = [g for _, g in sorted(groups.items()) if len(g) > 1]
-            if not tied:
-                break
-            chosen = tied[0][0]  # the first in input order: under a symmetry, any member would do
-            colour[chosen] = _mix(colour[chosen:chosen + 1] ^ _SPLIT)[0]
-            colour = refine(colour)
     rest.sort(key=lambda j: (-int(counts[j]), int(colour[j]), j))
     return fixed + rest
