@@ -24,7 +24,7 @@ from ..polynomial.sparse import MAX_CELLS, Polynomial
 from .budget import MAX_TERMS, Budget
 from .sparse import Term, poly_pow
 
-__all__ = ["Builder", "not_finite_message"]
+__all__ = ["Builder", "check_cells", "not_finite_message"]
 
 _S = sympy.S
 _NOT_FINITE = (_S.NaN, _S.ComplexInfinity, _S.Infinity, _S.NegativeInfinity)
@@ -231,12 +231,7 @@ class Builder:
                 k += 1
                 symbols[int(remap[i])] = placeholder
                 opaque[placeholder] = self.keys[i]
-        cells = MAX_CELLS * self.budget.max_terms // MAX_TERMS  # the default max_terms: MAX_CELLS
-        if n_terms * len(cols) > cells:
-            raise LimitError(f"{n_terms:,} terms in {len(cols):,} variables need {n_terms * len(cols):,} exponent "
-                             f"cells (terms x variables), over the limit of {cells:,} (hornermcts.polynomial."
-                             f"MAX_CELLS per {MAX_TERMS:,} of max_terms={self.budget.max_terms:,}; raise it with "
-                             f"--max-terms; 20 million cells took 1.5 GB in the fast preset)")
+        check_cells(n_terms, len(cols), self.budget.max_terms)
         exps = np.zeros((n_terms, len(cols)), dtype=np.int64)
         if total:
             rows = np.repeat(np.arange(n_terms), lengths)
@@ -252,6 +247,21 @@ class Builder:
             poly.coefficients = tuple(coefs)
             return poly
         return Polynomial(symbols, exps, coefs, opaque=opaque)
+
+
+def check_cells(n_terms: int, n_vars: int, max_terms: int | None) -> None:
+    """Refuse an exponent matrix of more cells (terms x variables) than ``max_terms`` allows, before it is made.
+
+    :data:`~hornermcts.polynomial.MAX_CELLS` per :data:`~hornermcts.parse.budget.MAX_TERMS` of ``max_terms``
+    (None: the default).
+    """
+    max_terms = MAX_TERMS if max_terms is None else max_terms
+    cells = MAX_CELLS * max_terms // MAX_TERMS  # the default max_terms: MAX_CELLS
+    if n_terms * n_vars > cells:
+        raise LimitError(f"{n_terms:,} terms in {n_vars:,} variables need {n_terms * n_vars:,} exponent "
+                         f"cells (terms x variables), over the limit of {cells:,} (hornermcts.polynomial."
+                         f"MAX_CELLS per {MAX_TERMS:,} of max_terms={max_terms:,}; raise it with "
+                         f"--max-terms; 20 million cells took 1.5 GB in the fast preset)")
 
 
 def _flatten_mul(term) -> list:

@@ -25,7 +25,7 @@ from .errors import ParseError
 from .sparse import Term, constant, poly_pow
 
 __all__ = ["from_text", "parse_lines", "expression_name", "KNOWN_FUNCTIONS", "MAX_INTEGER_BITS", "MAX_POWER_WORK",
-           "MAX_NESTING"]
+           "MAX_NESTING", "CONSTANTS", "NOT_FINITE_NAMES"]
 
 _S = sympy.S
 
@@ -56,7 +56,7 @@ CONSTANTS = {
     "pi_": _S.Pi,
     "i_": _S.ImaginaryUnit,
 }
-_NOT_FINITE_NAMES = {"oo": "infinity", "zoo": "complex infinity", "nan": "NaN"}
+NOT_FINITE_NAMES = {"oo": "infinity", "zoo": "complex infinity", "nan": "NaN"}
 # The functions a polynomial file may call, by the name SymPy gives them (FORM's
 # spellings map to them).  Any other name called is an undefined function: an
 # opaque piece, never evaluated (``factorial(10^7)`` would run for minutes).
@@ -70,7 +70,7 @@ KNOWN_FUNCTIONS = frozenset(
     "sqrt cbrt exp log sin cos tan asin acos atan atan2 sec csc cot sinh cosh tanh asinh acosh atanh "
     "Abs sign".split()
 )
-_SPECIAL_NAMES = frozenset(CONSTANTS) | frozenset(_NOT_FINITE_NAMES)
+_SPECIAL_NAMES = frozenset(CONSTANTS) | frozenset(NOT_FINITE_NAMES)
 
 #: Bits of the largest integer a power of numbers may give (``2^(10^9)`` is refused
 #: at once): about 315,000 decimal digits.
@@ -522,8 +522,8 @@ class _Parser:
                                  f"not part of a polynomial", tok)
             func = function_named(name)
             return self.piece(lambda: func(*[b.to_expr(a) for a in args]), tok)
-        if name in _NOT_FINITE_NAMES:
-            raise self.error(f"{name} ({_NOT_FINITE_NAMES[name]}) cannot be part of a polynomial", tok)
+        if name in NOT_FINITE_NAMES:
+            raise self.error(f"{name} ({NOT_FINITE_NAMES[name]}) cannot be part of a polynomial", tok)
         if name in CONSTANTS:
             return self.b.convert(CONSTANTS[name])
         return {((self.b.name_var(name), 1),): 1}

@@ -44,6 +44,39 @@ MAX_EXPONENT = 2**31 - 1
 MAX_CELLS = 30_000_000
 
 
+#: From this many terms on, :class:`Polynomial` looks at the rows' hashes before merging equal rows.
+HASHED_ROWS = 10_000
+
+
+def _distinct_rows(exps: np.ndarray) -> bool:
+    """Whether the rows are known to be pairwise distinct: at least :data:`HASHED_ROWS` of them, with distinct
+    64-bit hashes (a linear map with fixed random weights; equal hashes say nothing, the rows are merged)."""
+    if exps.shape[0] < HASHED_ROWS:
+        return False
+    weights = np.random.default_rng(0).integers(1, 2**63, exps.shape[1], dtype=np.uint64) | np.uint64(1)
+    hashes = np.zeros(exps.shape[0], dtype=np.uint64)
+    for j in range(exps.shape[1]):
+        hashes += exps[:, j].astype(np.uint64) * weights[j]  # wraps modulo 2^64
+    hashes.sort()
+    return not (hashes[1:] == hashes[:-1]).any()
+
+
+def _merged(exps: np.ndarray, coefs: list) -> tuple[list[int], list]:
+    """The first row of each distinct exponent row, in order, and its coefficients' sum."""
+    merged: dict[bytes, int] = {}
+    rows: list[int] = []
+    total: list = []
+    for i, key in enumerate(map(bytes, exps)):
+        j = merged.get(key)
+        if j is None:
+            merged[key] = len(rows)
+            rows.append(i)
+            total.append(coefs[i])
+        else:
+            total[j] = total[j] + coefs[i]
+    return rows, total
+
+
 class Polynomial:
     """Sparse multivariate polynomial with exact coefficients.
 
@@ -95,22 +128,16 @@ class Polynomial:
             raise OptionError(
                 f"{exps.shape[0]} exponent rows but {len(coefs)} coefficients"
             )
-        merged: dict[bytes, int] = {}
-        rows: list[int] = []
-        total: list[sympy.Number] = []
-        for i, key in enumerate(map(bytes, exps)):
-            j = merged.get(key)
-            if j is None:
-                merged[key] = len(rows)
-                rows.append(i)
-                total.append(coefs[i])
-            else:
-                total[j] = total[j] + coefs[i]
+        if _distinct_rows(exps):  # nothing to merge (a large input, known from the rows' hashes)
+            rows, total = list(range(len(coefs))), coefs
+        else:
+            rows, total = _merged(exps, coefs)
         keep = [k for k, c in enumerate(total) if not c.is_zero]
         self.symbols: tuple[sympy.Symbol, ...] = symbols
-        self.exponents: np.ndarray = exps[[rows[k] for k in keep]].reshape(
-            len(keep), len(symbols)
-        )
+        if len(keep) == exps.shape[0]:  # every row kept, in order: a copy
+            self.exponents: np.ndarray = exps.copy()
+        else:
+            self.exponents = exps[[rows[k] for k in keep]].reshape(len(keep), len(symbols))
         self.exponents.setflags(write=False)
         self.coefficients: tuple[sympy.Number, ...] = tuple(total[k] for k in keep)
         opaque = dict(opaque or {})
