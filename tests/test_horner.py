@@ -401,3 +401,18 @@ def test_the_fast_counter_takes_orders_of_columns_names_and_numpy_integers_alike
     assert counter.count(list(columns)) == expected
     with pytest.raises(OptionError, match="twice"):
         counter.count((columns[0], "a"))  # names and numbers mixed: the order's own check names the problem
+
+
+def test_rational_coefficients_build_the_nodes_of_their_integer_multiple():
+    """Sums are divided by their content: p and 36*p have one DAG, the output's scalar 36 times larger."""
+    rng = np.random.default_rng(5)
+    symbols = sympy.symbols("a b c d")
+    for _ in range(30):
+        exps = np.unique(rng.integers(0, 4, size=(int(rng.integers(2, 60)), 4)), axis=0)
+        coefs = [Fraction(int(rng.integers(-9, 10)) or 1, int(rng.choice([1, 2, 3, 4, 6, 9]))) for _ in exps]
+        p = Polynomial(symbols, exps, coefs)
+        q = Polynomial(symbols, exps, [36 * c for c in coefs])
+        order = list(rng.permutation(4))
+        a, b = horner_dag(p, order), horner_dag(q, order)
+        assert a.nodes == b.nodes and b.root == (36 * a.root[0], a.root[1])
+        assert sympy.expand(to_expression(a) - p.to_sympy()) == 0

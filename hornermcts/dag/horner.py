@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ..polynomial.coefficients import coefficient_mode, exact_coefficients
+from ..polynomial.coefficients import content_integers, exact_coefficients, quotient, scaled_integers
 from ..collector import paused
 from .graph import ONE, Dag
 from ..polynomial.sparse import Polynomial, normalize_order
@@ -69,8 +69,9 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     joint = first if len(polys) == 1 else Polynomial(
         first.symbols, np.vstack([p.exponents for p in polys]), [1] * sum(p.n_terms for p in polys))
     perm = normalize_order(joint, order)
-    if mode is None:
-        mode = "sign" if any(coefficient_mode(p) == "sign" for p in polys) else "content"
+    integers = [content_integers(p) for p in polys] if mode in (None, "content") else [None] * len(polys)
+    if mode is None:  # coefficient_mode of each
+        mode = "sign" if any(found is None for found in integers) else "content"
     if mode not in ("content", "sign"):
         raise OptionError(f"mode must be 'content' or 'sign', not {mode!r}")
     opaque = {}
@@ -81,13 +82,13 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     sys.setrecursionlimit(max(limit, 4 * len(perm) + 100))
     try:
         with paused():  # millions of acyclic nodes: the collector's passes would find nothing
-            dag.roots = [_build_polynomial(dag, p, perm, mode == "content") for p in polys]
+            dag.roots = [_build_polynomial(dag, p, perm, mode == "content", found) for p, found in zip(polys, integers)]
     finally:
         sys.setrecursionlimit(limit)
     return dag
 
 
-def _build_polynomial(dag: Dag, poly, perm, use_content: bool) -> tuple:
+def _build_polynomial(dag: Dag, poly, perm, use_content: bool, integers=None) -> tuple:
     """The Horner form of ``poly``: its terms sorted once, then :func:`_build` on ranges of them.
 
     Sorted lexicographically by their exponents in ``perm``'s order, the
@@ -96,11 +97,16 @@ def _build_polynomial(dag: Dag, poly, perm, use_content: bool) -> tuple:
     by the next variable's exponent into contiguous runs: each split is a
     few binary searches, not a pass over the range's terms.  So a sum of
     5,000 variables (a chain 5,000 deep) is built in O(n log n), not O(n^2).
+    ``integers``: ``poly``'s :func:`~hornermcts.polynomial.coefficients.content_integers`, if known.
     """
     if poly.n_terms == 0:
         return (0, ONE)
     exps = poly.exponents[:, perm]
-    coefficients = exact_coefficients(poly)
+    # sums divided by their content: built from the coefficients times their common denominator (ints, no
+    # Fraction arithmetic), every node is the same and the output's scalar that many times larger
+    if use_content and integers is None:
+        integers = scaled_integers(poly.coefficients)
+    scale, coefficients = integers if use_content and integers is not None else (1, exact_coefficients(poly))
     if poly.n_terms > 1:
         rank = np.lexsort(exps.T[::-1])  # the first column is the primary key
         exps = exps[rank]
@@ -109,7 +115,8 @@ def _build_polynomial(dag: Dag, poly, perm, use_content: bool) -> tuple:
     starts = np.searchsorted(rows, np.arange(poly.n_terms + 1)).tolist()
     cols = cols.tolist()
     terms = _Terms(exps.T.tolist(), [cols[starts[r]:starts[r + 1]] for r in range(poly.n_terms)], coefficients)
-    return _build(dag, terms, 0, poly.n_terms, 0, perm, use_content)
+    c, node = _build(dag, terms, 0, poly.n_terms, 0, perm, use_content)
+    return (c, node) if scale == 1 else (quotient(c, scale), node)
 
 
 class _Terms(NamedTuple):
