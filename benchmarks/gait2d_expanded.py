@@ -47,6 +47,7 @@ import math
 import os
 import platform
 import re
+import signal
 import subprocess
 import sys
 import tempfile
@@ -161,14 +162,14 @@ def run_child(command: list[str], timeout: float | None, cwd: str | None = None)
     """Run ``command``: its wall seconds, peak MB (``ru_maxrss``), exit status, output; killed after ``timeout``."""
     with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:
         start = time.perf_counter()
-        proc = subprocess.Popen(command, stdout=out, stderr=err, text=True, cwd=cwd)
+        proc = subprocess.Popen(command, stdout=out, stderr=err, text=True, cwd=cwd, start_new_session=True)
         timed_out = False
         while True:
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
             if timeout is not None and time.perf_counter() - start > timeout:
-                proc.kill()
+                os.killpg(proc.pid, signal.SIGKILL)  # its forked workers too
                 timed_out = True
                 _, status, usage = os.wait4(proc.pid, 0)
                 break
