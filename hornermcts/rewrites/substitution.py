@@ -54,13 +54,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Callable
 
 import numpy as np
 import sympy
+from numba import njit
 
-from ..polynomial.coefficients import common_denominator, int_if_integral, to_python
+from ..polynomial.coefficients import scaled_integers
 from ..deadline import Deadline
 from ..cost.counting import pieces_count
 from ..polynomial.sparse import Polynomial
@@ -130,8 +130,8 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
     candidates : int
         Steps carried out per batch.
     """
-    coefficients = [to_python(c) for c in joint.coefficients]
-    if joint.n_terms < 2 or not all(type(c) in (int, Fraction) for c in coefficients):
+    scaled = scaled_integers(joint.coefficients)  # None unless every coefficient is exact
+    if joint.n_terms < 2 or scaled is None:
         return None
     eligible = [j for j in range(n_markers, joint.n_vars) if joint.symbols[j] not in joint.opaque]
     if len(eligible) < 2:
@@ -140,9 +140,8 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
         import flint
     except ImportError:
         return None
-    scale = common_denominator(coefficients)
+    scale, integers = scaled
     exponents = joint.exponents
-    integers = [int(c * scale) for c in coefficients]
     ctx = flint.fmpz_mpoly_ctx.get(("x", joint.n_vars), "lex")
     rank: dict = {}  # the columns' structural ranks, made when a step is first tried: they break ties between
     # steps, not the names
@@ -216,35 +215,85 @@ def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, e
     """
     n_vars = exponents.shape[1]
     weights = np.random.default_rng(0).integers(1, 2**62, n_vars, dtype=np.int64) | 1
-    cols = np.asarray(eligible, dtype=np.int64)
-    rows, at = np.nonzero(exponents[:, cols] >= 1)
-    col = cols[at]
-    power = exponents[rows, col]
-    with np.errstate(over="ignore"):
-        key = (exponents @ weights)[rows] - weights[col]  # wraps modulo 2**64: a hash of t / x_i
-    order = np.argsort(key, kind="stable")
-    key, col, size, sign = key[order], col[order], (logs[rows] + np.log(power))[order], signs[rows][order]
-    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]]) if len(key) else np.zeros(0, dtype=np.int64)
-    counts = np.diff(np.r_[starts, len(key)])  # entries per key, adjacent in key order, one per column at most
-    end = np.repeat(starts + counts, counts)  # each entry: where its key's entries end
+    exps = np.ascontiguousarray(exponents, dtype=np.int64)
+    power_logs = np.r_[0.0, np.log(np.arange(1, int(exps.max(initial=0)) + 1))]  # np.log(power), looked up
+    key, col, size, sign = _entries(exps, np.asarray(eligible, dtype=np.int64), weights,
+                                    np.asarray(logs, dtype=np.float64), power_logs, np.asarray(signs, dtype=np.int64))
+    order = np.argsort(key)  # equal keys adjacent; within one, the entries' own order is looked at in the pairs
+    starts, counts = _runs(key, order)
     largest = _largest_key_kept(counts, PAIRS_PER_TERM * exponents.shape[0])
-    alive = np.flatnonzero((np.repeat(counts, counts) > 1) & (np.repeat(counts, counts) <= largest))
-    found = [np.zeros(0, dtype=np.int64)]  # each pair once, as ((i * n_vars + j) * 2 + (s == -1)), i < j
-    gap = 1
-    while len(alive):  # the pairs `gap` apart in their key; the entries with none drop out: work as the pairs
-        alive = alive[alive + gap < end[alive]]
-        p, q = alive, alive + gap
-        match = np.isclose(size[p], size[q])
-        p, q = p[match], q[match]
-        minus = (sign[p] == sign[q]).astype(np.int64)  # equal signs: the pair of s = -1
-        found.append((np.minimum(col[p], col[q]) * n_vars + np.maximum(col[p], col[q])) * 2 + minus)
-        gap += 1
-    codes, numbers = np.unique(np.concatenate(found), return_counts=True)
+    numbers = _pair_numbers(starts, counts, order, col, size, sign, largest, n_vars)
     out = {}
-    for c, n in zip(codes[numbers >= least].tolist(), numbers[numbers >= least].tolist()):
+    for c in np.flatnonzero(numbers >= max(least, 1)).tolist():
         i, j, s = c // 2 // n_vars, c // 2 % n_vars, -1 if c % 2 else 1
-        out[i, j, s] = out[j, i, s] = n
+        out[i, j, s] = out[j, i, s] = int(numbers[c])
     return out
+
+
+@njit(cache=True)
+def _entries(exps, cols, weights, logs, power_logs, signs):
+    """Every term ``t`` and eligible column ``i`` it contains, term by term: the key (a hash of ``t / x_i``,
+    wrapping), the column, the size (the coefficient's log plus the exponent's) and the sign."""
+    n_terms = exps.shape[0]
+    n = 0
+    for t in range(n_terms):
+        for c in cols:
+            if exps[t, c] >= 1:
+                n += 1
+    key = np.zeros(n, dtype=np.int64)
+    col = np.zeros(n, dtype=np.int64)
+    size = np.zeros(n, dtype=np.float64)
+    sign = np.zeros(n, dtype=np.int64)
+    k = 0
+    for t in range(n_terms):
+        h = np.int64(0)
+        for v in range(exps.shape[1]):
+            h += exps[t, v] * weights[v]
+        for c in cols:
+            e = exps[t, c]
+            if e >= 1:
+                key[k], col[k], size[k], sign[k] = h - weights[c], c, logs[t] + power_logs[e], signs[t]
+                k += 1
+    return key, col, size, sign
+
+
+@njit(cache=True)
+def _runs(key, order):
+    """Where each run of equal keys starts in ``order`` (the entries sorted by key), and its length."""
+    n = order.shape[0]
+    starts = np.zeros(n, dtype=np.int64)
+    counts = np.zeros(n, dtype=np.int64)
+    m = 0
+    a = 0
+    while a < n:
+        b = a + 1
+        while b < n and key[order[b]] == key[order[a]]:
+            b += 1
+        starts[m], counts[m] = a, b - a
+        m += 1
+        a = b
+    return starts[:m], counts[:m]
+
+
+@njit(cache=True)
+def _pair_numbers(starts, counts, order, col, size, sign, largest, n_vars):
+    """Pairs per code ``(i * n_vars + j) * 2 + (s == -1)`` (``i < j``) of :func:`binomial_pairs`'s keys.
+
+    Each pair of entries of a key of at most ``largest`` entries whose
+    sizes are close (``np.isclose(earlier, later)``, the later entry in the
+    input's order being the reference) counts once.
+    """
+    numbers = np.zeros(2 * n_vars * n_vars, dtype=np.int64)
+    for k in range(starts.shape[0]):
+        if counts[k] < 2 or counts[k] > largest:
+            continue
+        for a in range(starts[k], starts[k] + counts[k]):
+            for b in range(a + 1, starts[k] + counts[k]):
+                p, q = min(order[a], order[b]), max(order[a], order[b])
+                if abs(size[p] - size[q]) <= 1e-08 + 1e-05 * abs(size[q]):
+                    i, j = min(col[p], col[q]), max(col[p], col[q])
+                    numbers[(i * n_vars + j) * 2 + (1 if sign[p] == sign[q] else 0)] += 1
+    return numbers
 
 
 def _largest_key_kept(counts: np.ndarray, budget: int) -> int:
@@ -330,6 +379,7 @@ def _in_new_variables(joint: Polynomial, exponents: np.ndarray, integers: list, 
         placeholders[symbol] = sympy.Add(*[int(c) * joint.symbols[m] for m, c in enumerate(forms[col]) if c])
         symbols[col] = symbol
     signed = integers if (signs == 1).all() else [v * int(g) for v, g in zip(integers, signs)]
-    coefficients = signed if scale == 1 else [int_if_integral(Fraction(v, scale)) for v in signed]
+    numbers: dict = {}  # the coefficients as SymPy numbers, each value made once (they repeat)
+    coefficients = [numbers.get(v) or numbers.setdefault(v, sympy.Rational(v, scale)) for v in signed]
     changed = Polynomial(tuple(symbols), exponents, coefficients, opaque={**joint.opaque, **placeholders})
     return changed, placeholders
