@@ -697,6 +697,22 @@ def exponent_ranks(exponents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     return ranks, values, offset
 
 
+@njit(cache=True)
+def _by_variable(exponents, var_ptr):
+    """The nonzero exponents variable by variable (``var_ptr``: where each variable's start), each variable's
+    terms ascending: ``(terms, exponents)``."""
+    at = var_ptr[:-1].copy()
+    terms = np.zeros(var_ptr[-1], dtype=np.int64)
+    values = np.zeros(var_ptr[-1], dtype=np.int64)
+    for t in range(exponents.shape[0]):
+        for v in range(exponents.shape[1]):
+            e = exponents[t, v]
+            if e:
+                terms[at[v]], values[at[v]] = t, e
+                at[v] += 1
+    return terms, values
+
+
 class FastCounter:
     """Scores variable orders of one polynomial by their Horner + CSE count.
 
@@ -760,9 +776,7 @@ class FastCounter:
             np.cumsum(np.bincount(terms, minlength=poly.n_terms), out=self._term_ptr[1:])
             self._var_ptr = np.zeros(poly.n_vars + 1, dtype=np.int64)
             np.cumsum(np.bincount(variables, minlength=poly.n_vars), out=self._var_ptr[1:])
-            by_variable = np.argsort(variables, kind="stable")
-            self._var_term = terms[by_variable].astype(np.int64)
-            self._var_exp = exponents[terms, variables][by_variable]
+            self._var_term, self._var_exp = _by_variable(exponents, self._var_ptr)
             self._ptr = np.zeros(poly.n_terms + 1, dtype=np.int64)
             self._nz_depth = np.zeros(len(terms), dtype=np.int64)
             self._nz_exp = np.zeros(len(terms), dtype=np.int64)
