@@ -198,6 +198,8 @@ def _power_costs(exponents: np.ndarray) -> np.ndarray:
 
 def is_unit(c) -> bool:
     """True for the coefficients +1 and -1, which cost no multiplication."""
+    if isinstance(c, sympy.Integer):  # a polynomial's coefficient: its int, not SymPy's == (4 s a million)
+        return c.p == 1 or c.p == -1
     return c == 1 or c == -1
 
 
