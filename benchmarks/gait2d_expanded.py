@@ -58,6 +58,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data" / "structured" / "gait2d_rows9_17.srepr"
 FIRST_ROW = 9  # the file holds rows 9..17
 RUNS = ("form1", "form2", "fast", "default", "stages-fast", "stages-default")
+PHASE_MARK = "phase at "  # how the stages' child tells each phase on its standard error
 CELLS_PER_TERM = 30  # the command line's bound on the input: --max-terms x 30 exponent cells
 #: The stages' phases (their texts' beginnings, ``hornermcts.pipeline``) in the table's columns.
 STAGES = (("reading", "reading"), ("new variables", "looking for new variables"), ("factoring", "factor"),
@@ -236,8 +237,13 @@ def stages_of(preset: str, path: str, max_terms: int) -> None:
     phases.append(["reading the file (read_file)", time.perf_counter() - start])
     marks: list = []
     d = Deadline(None)
-    d.phases = lambda text, bar=False: marks.append((text, time.perf_counter()))
     opt_start = time.perf_counter()
+
+    def record(text: str, bar: bool = False) -> None:  # also told at once: a run stopped at its timeout says where
+        marks.append((text, time.perf_counter()))
+        print(f"{PHASE_MARK}{marks[-1][1] - opt_start:.2f} {text}", file=sys.stderr, flush=True)
+
+    d.phases = record
     result = hornermcts.optimize(poly, deadline=d, preset=preset, max_terms=max_terms, progress=None)
     end = time.perf_counter()
     if marks and marks[0][1] > opt_start + 1e-3:
@@ -259,8 +265,13 @@ def stages_run(path: Path, preset: str, timeout: float | None, max_terms: int) -
     """This script's ``--stages-of`` child: its figures plus its JSON."""
     run = run_child([sys.executable, __file__, "--stages-of", preset, str(path), "--max-terms", str(max_terms)],
                     timeout)
-    if run["timed_out"]:
-        return run | {"ops": None}
+    if run["timed_out"]:  # the phases it began, each until the next (the last until the timeout)
+        marks = [line[len(PHASE_MARK):].split(" ", 1) for line in run["stderr"].splitlines()
+                 if line.startswith(PHASE_MARK)]
+        ends = [float(t) for t, _ in marks[1:]] + [run["wall"]]
+        return run | {"ops": None, "summary": {"phases": [[f"{text} (begun)" if k == len(marks) - 1 else text,
+                                                          end - float(t)] for k, ((t, text), end)
+                                                         in enumerate(zip(marks, ends))]}}
     if run["status"] != 0:
         raise SystemExit(f"stages of {preset} failed: {run['stderr'][-2000:]}")
     summary = json.loads(run["stdout"])
