@@ -34,12 +34,18 @@ def get_requires_for_build_wheel(config_settings=None):
     return build_meta.get_requires_for_build_wheel(config_settings) + KERNEL_BUILD_REQUIRES
 
 
-#: A small default ``optimize`` whose new variables are searched: it compiles the kernels of the search for new
-#: variables (``hornermcts.rewrites.shift``, nine signatures, 2.6 s on first use), which ``cost.kernels`` may not
-#: import (they sit in a later stage), with the fast counter's and the error bound's.
-WARM_PIPELINE = ("import hornermcts, sympy\nx, y, z = sympy.symbols('x y z')\n"
-                 "hornermcts.optimize(sympy.expand((x + y + z)**6 + (x - y)**5 + 3*x*y*z), iterations=20,"
-                 " progress=None)")
+#: A small default ``optimize`` of a file, whose new variables are searched: it compiles the kernels of the file
+#: reader (``hornermcts.parse.term_lines``), of the structural order and of the search for new variables
+#: (``hornermcts.rewrites.shift``, nine signatures, 2.6 s on first use), which ``cost.kernels`` may not import
+#: (they sit in other stages), with the fast counter's and the error bound's.
+WARM_PIPELINE = ("import hornermcts, sympy, tempfile, os\n"
+                 "from hornermcts.polynomial.text import write_text\n"
+                 "x, y, z = sympy.symbols('x y z')\n"
+                 "p = hornermcts.from_sympy(sympy.expand((x + y + z)**6 + (x - y)**5 + 3*x*y*z))\n"
+                 "with tempfile.TemporaryDirectory() as d:\n"
+                 "    write_text(p, os.path.join(d, 'p.txt'))\n"
+                 "    hornermcts.optimize(hornermcts.read_file(os.path.join(d, 'p.txt')), iterations=20,"
+                 " progress=None)\n")
 
 
 class BuildPyWithKernels(build_py):

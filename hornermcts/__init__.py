@@ -135,6 +135,8 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
 def __getattr__(name: str) -> Any:
     """A public name, imported from its module on first use; a submodule (``hornermcts.codegen``) likewise."""
     home = _HOMES.get(name)
+    if name == "read_file":  # a large file is read by a compiled kernel: its first compile is announced
+        importlib.import_module(".cost.kernels", __name__)
     if home is not None:
         value = getattr(importlib.import_module(home, __name__), name)
     elif not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:

@@ -8,7 +8,7 @@ import sympy
 
 from ..polynomial.sparse import Polynomial
 from .errors import ParseError
-from .term_lines import read_term_lines
+from . import term_lines
 from .text import parse_lines
 
 __all__ = ["read_file"]
@@ -36,8 +36,9 @@ def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=N
 
     The file is read line by line and parsed one top-level summand at a time
     into a sparse dict; no SymPy expression of the whole is ever built.  The
-    5717-term ``expressions/hep_sigma.txt`` takes about 0.1 s.  A file of one
-    simple term per line (``+3/2*x^2*y``) is read by a compiled scan instead
+    5717-term ``expressions/hep_sigma.txt`` takes about 0.1 s.  A file of
+    4 MB or more of one simple term per line (``+3/2*x^2*y``) is read by a
+    compiled scan instead
     (:mod:`hornermcts.parse.term_lines`; gait2d row 12 expanded, 822,461
     terms in 52 variables, 68 MB: about 6 s instead of 40 s), with the same
     result.
@@ -72,9 +73,10 @@ def read_file(path, *, symbols: Sequence[sympy.Symbol] | None = None, deadline=N
     filename = os.fspath(path)
     if isinstance(filename, bytes):
         filename = os.fsdecode(filename)
-    if symbols is None and (deadline is None or not deadline.expired()):  # one simple term per line: compiled
+    if (symbols is None and (deadline is None or not deadline.expired())
+            and os.path.getsize(filename) >= term_lines.COMPILED_FROM_BYTES):  # one simple term per line: compiled
         with open(path, "rb") as fh:
-            poly = read_term_lines(fh.read(), max_terms)
+            poly = term_lines.read_term_lines(fh.read(), max_terms)
         if poly is not None:
             return poly
     with open(path, "rb") as fh:

@@ -40,10 +40,13 @@ from ..polynomial.sparse import MAX_EXPONENT, Polynomial
 from .builder import check_cells
 from .text import CONSTANTS, NOT_FINITE_NAMES
 
-__all__ = ["read_term_lines"]
+__all__ = ["read_term_lines", "COMPILED_FROM_BYTES"]
 
 #: The names a line of simple terms may not hold: FORM's constants, and what is not finite.
 _RESERVED = frozenset(CONSTANTS) | frozenset(NOT_FINITE_NAMES)
+#: Files from this size on (4 MB) are scanned; smaller ones are parsed as text in less time than a fresh process
+#: loads the kernels (1 MB, 40,000 terms: parsed 0.39 s, scanned 0.10 s, loaded and scanned 0.90 s).
+COMPILED_FROM_BYTES = 4 << 20
 #: Most distinct names the scan's table holds (more: the text parser reads the file).
 MAX_NAMES = 2**19
 #: Digits of a coefficient's numerator or denominator the scan reads (more: the text parser).

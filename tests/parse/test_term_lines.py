@@ -64,13 +64,22 @@ def test_random_files_read_alike():
         assert same(poly, want) if poly is not None else want.n_vars == 0, data  # a constant: the text parser's
 
 
-def test_read_file_takes_the_fast_path_and_keeps_the_text_parsers_errors(tmp_path):
+def test_read_file_takes_the_fast_path_from_its_size_on_and_keeps_the_text_parsers_errors(tmp_path, monkeypatch):
+    from hornermcts.parse import term_lines
+
+    calls = []
+    monkeypatch.setattr(term_lines, "read_term_lines", lambda *a: calls.append(read_term_lines(*a)) or calls[-1])
     path = tmp_path / "p.txt"
     path.write_bytes(b"+3/2*x^2*y\n-y\n")
     assert same(read_file(path), by_text_parser(b"+3/2*x^2*y\n-y\n"))
+    assert calls == []  # below COMPILED_FROM_BYTES: the text parser, without loading the kernels
+    monkeypatch.setattr(term_lines, "COMPILED_FROM_BYTES", 0)
+    assert same(read_file(path), by_text_parser(b"+3/2*x^2*y\n-y\n"))
+    assert len(calls) == 1 and calls[0] is not None  # scanned
     path.write_bytes(b"+3/0*x\n")
     with pytest.raises(ParseError, match="division by zero"):
         read_file(path)
+    assert len(calls) == 2 and calls[1] is None  # left to the text parser, whose error it is
 
 
 def test_too_many_cells_are_refused_alike():
