@@ -23,10 +23,16 @@ True
 """
 from __future__ import annotations
 
+import contextlib
 import math
+import os
 import time
+from contextvars import ContextVar
+from typing import Callable, Iterator
 
-__all__ = ["Deadline", "STAGE_SHARES"]
+from .errors import TimeLimitError
+
+__all__ = ["Deadline", "STAGE_SHARES", "hard_end", "check_hard", "HARD_MARGIN"]
 
 #: The shortest time a stage is given (seconds): a search gets at least this
 #: long, so that it scores something, even when the deadline has passed.
@@ -35,6 +41,45 @@ MINIMUM_SHARE = 1e-3
 #: The share of the time left that each stage before the order search may take under a bounded deadline:
 #: new variables (:mod:`hornermcts.rewrites.substitution`) and factoring (:mod:`hornermcts.rewrites.factoring`).
 STAGE_SHARES = {"substitution": 0.1, "factoring": 0.1}
+
+
+#: Seconds before a call's hard end that :func:`check_hard` raises: what the call needs to unwind and return.
+HARD_MARGIN = 0.05
+
+#: ``(perf_counter time, process id, message)`` of the current call's hard end, or None.
+_HARD: ContextVar[tuple[float, int, Callable[[], str]] | None] = ContextVar("hornermcts_hard_end", default=None)
+
+
+@contextlib.contextmanager
+def hard_end(at: float | None, message: Callable[[], str]) -> Iterator[None]:
+    """Within the block, :func:`check_hard` raises TimeLimitError(``message()``) once ``time.perf_counter()``
+    passes ``at`` (None, or a hard end set already by an outer call: no change).
+
+    The stages stop at the (soft) deadline with the best they have, but what any answer needs (the first Horner
+    scheme, its count) runs to its end; those loops look at the hard end, so a call ends by it, with an error,
+    rather than late.  Only in the process that set it: a forked worker is ended by its parent.
+
+    >>> with hard_end(time.perf_counter() - 1.0, lambda: "too late"):
+    ...     check_hard()
+    Traceback (most recent call last):
+    hornermcts.errors.TimeLimitError: too late
+    >>> check_hard()  # outside: nothing
+    """
+    if at is None or _HARD.get() is not None:
+        yield
+        return
+    token = _HARD.set((at, os.getpid(), message))
+    try:
+        yield
+    finally:
+        _HARD.reset(token)
+
+
+def check_hard() -> None:
+    """Raise TimeLimitError once the current call is past its hard end (:func:`hard_end`); else nothing."""
+    end = _HARD.get()
+    if end is not None and time.perf_counter() > end[0] and os.getpid() == end[1]:
+        raise TimeLimitError(end[2]())
 
 
 class Deadline:

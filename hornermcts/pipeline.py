@@ -45,7 +45,7 @@ from .cost.kernels import announcing
 from .cost.accuracy import SAMPLES, measuring_seconds, no_worse, relative_error
 from .dag.graph import Dag
 from .cli.status_line import showing_phases
-from .deadline import Deadline
+from .deadline import HARD_MARGIN, Deadline, hard_end
 from .order.problem import HornerOrderProblem
 from .rewrites.factoring import factorization, product_dag
 from .cost.fast_counter import FastCounter
@@ -438,8 +438,23 @@ def optimize(expr, options: Options | None = None, *, progress="auto", deadline:
         options = options.replace(seed=seed_value(None))
     deadline = Deadline(options.time_limit, start=clock) if deadline is None else deadline
     # the phases on a terminal's status line, a kernel compiling among them
-    with showing_phases(deadline, progress), announcing(deadline.phases) if deadline.phases else nullcontext():
+    with showing_phases(deadline, progress), announcing(deadline.phases) if deadline.phases else nullcontext(), \
+            _hard_end(options.time_limit, deadline):
         return _optimize(expr, options, progress, deadline, baselines, clock)
+
+
+def _hard_end(limit: float | None, deadline: Deadline):
+    """The call ends by ``limit`` + 10 % + 1 s from its start (the deadline's start: the command line's clock)."""
+    if limit is None or not deadline.bounded:
+        return hard_end(None, str)
+    hard = 1.1 * limit + 1.0
+
+    def message() -> str:
+        return (f"time_limit={limit:g}: no answer within {hard:.1f} s (the limit + 10 % + 1 s): "
+                f"{deadline.current or 'the first Horner scheme'} was still running; what any answer needs takes "
+                f"longer on this input: raise the limit")
+
+    return hard_end(deadline.at - limit + hard - HARD_MARGIN, message)
 
 
 def _optimize(expr, options: Options, progress, deadline: Deadline, baselines: bool, clock: float) -> OptimizeResult:
@@ -568,6 +583,7 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
         polys = _outputs(joint, n_markers, [p.n_terms == 0 for p in polys])
     fallback, search_deadline, screen_deadline = None, deadline, deadline
     if deadline.bounded:  # an answer first, then the searches in the time the screening leaves them
+        deadline.phase("the first Horner scheme (occurrence order)")
         fallback, reserve = _fallback(polys, joint, n_markers, options)
         deadline.keep_for(fallback.cse.total)  # the time to write the code, if the caller writes it
         # writing the last DAG back, counting it twice, building its greedy step's input again for the accuracy

@@ -308,3 +308,31 @@ def test_small_inputs_are_searched_in_this_process_unless_time_limited(monkeypat
     asked.clear()
     optimize(poly, seed=0, time_limit=0.5)
     assert asked and 1 not in asked
+
+
+def test_a_time_limited_call_ends_by_its_hard_end_with_an_error_naming_the_phase():
+    """time_limit bounds the API call too (issue 36 item 7): past the limit + 10 % + 1 s from the call's start, the
+    work any answer needs (the first Horner scheme, its count) stops with a TimeLimitError, not a late answer."""
+    import time
+
+    from hornermcts.deadline import Deadline, check_hard, hard_end
+    from hornermcts.errors import TimeLimitError
+
+    poly = random_polynomial(12, 3000, max_degree=6, seed=3)
+    started_long_ago = Deadline(1.0, start=time.perf_counter() - 10.0)  # as if reading had taken 10 s
+    with pytest.raises(TimeLimitError, match=r"time_limit=1: no answer within 2\.1 s .* was still running"):
+        optimize(poly, time_limit=1.0, deadline=started_long_ago, progress=None)
+    check_hard()  # the call's hard end went with it
+    assert optimize(poly, time_limit=1.0, progress=None).after.total > 0  # a call started now answers
+    # an inner hard end never replaces the outer one, and a forked worker (another process id) never raises
+    with hard_end(time.perf_counter() + 100.0, str), hard_end(time.perf_counter() - 1.0, lambda: "inner"):
+        check_hard()
+    with hard_end(time.perf_counter() - 1.0, lambda: "past"):
+        from hornermcts import deadline as module
+
+        at, _, message = module._HARD.get()
+        token = module._HARD.set((at, -1, message))
+        try:
+            check_hard()
+        finally:
+            module._HARD.reset(token)

@@ -78,6 +78,7 @@ from typing import ClassVar, Iterator
 
 from ..polynomial.coefficients import int_if_integral, quotient
 from ..collector import paused
+from ..deadline import check_hard
 from ..cost.counting import OpCount, charge, is_unit, pieces_count, power_cost, power_steps
 
 __all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "content"]
@@ -331,6 +332,7 @@ class Dag:
 
     def _walk(self) -> Walk:
         """:meth:`walk`, made: a depth-first search, each node out after its operands (last operand first)."""
+        check_hard()  # a large DAG's walk and what reads it take seconds: the call's hard end is looked at first
         nodes = self.nodes
         seen = bytearray(len(nodes))
         order: list[int] = []
@@ -413,6 +415,7 @@ class Dag:
         """
         if walk is None or scaled_uses is None:
             walk = self.walk()
+            check_hard()
             scaled_uses = self._scaled_uses(walk)
         scaled, signs = scaled_uses
         kinds = Counter(map(type, map(itemgetter(1), walk)))

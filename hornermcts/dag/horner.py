@@ -35,10 +35,14 @@ import numpy as np
 
 from ..polynomial.coefficients import content_integers, exact_coefficients, quotient, scaled_integers
 from ..collector import paused
+from ..deadline import check_hard
 from .graph import ONE, Dag
 from ..polynomial.sparse import Polynomial, normalize_order
 
 __all__ = ["horner_dag"]
+
+#: Subexpressions of this many terms or more look at the call's hard end (:func:`~hornermcts.deadline.check_hard`).
+HARD_CHECK_TERMS = 256
 
 def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     """Build the Horner form of ``poly`` for ``order`` as a hash-consed DAG.
@@ -130,6 +134,8 @@ class _Terms(NamedTuple):
 def _build(dag: Dag, terms: _Terms, lo: int, hi: int, depth: int, perm, use_content: bool):
     """The Horner form of the terms ``lo:hi`` from column ``depth`` on (the columns before it taken out)."""
     columns = terms.columns
+    if hi - lo >= HARD_CHECK_TERMS:  # what any answer needs: the call's hard end is looked at (not per term)
+        check_hard()
     if hi - lo == 1:  # one monomial: its powers innermost first, as the recursion below would nest them
         return (terms.coefficients[lo],
                 dag.monomial([(perm[d], columns[d][lo]) for d in reversed(terms.present[lo]) if d >= depth]))
