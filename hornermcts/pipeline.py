@@ -458,10 +458,24 @@ def _hard_end(limit: float | None, deadline: Deadline):
 
 
 def _optimize(expr, options: Options, progress, deadline: Deadline, baselines: bool, clock: float) -> OptimizeResult:
-    """:func:`optimize` once its options and deadline are made."""
+    """:func:`optimize` once its options and deadline are made: SymPy input as written by the front end, a
+    polynomial by the stages; a polynomial in pieces (:func:`_pieces_input`) both ways, the cheaper kept."""
     written = _structured_input(expr)
     if written is not None:
         return _optimize_written(expr, written, options, deadline, clock)
+    pieces = _pieces_input(expr) if not deadline.bounded else None
+    result = _optimize_polynomial(expr, options, progress, deadline, baselines, clock)
+    if pieces is not None:
+        deadline.phase("the expression as written, to compare")
+        other = _optimize_written(expr, pieces, options, deadline, clock)
+        if other.after.total < result.after.total:
+            return other
+    return result
+
+
+def _optimize_polynomial(expr, options: Options, progress, deadline: Deadline, baselines: bool,
+                         clock: float) -> OptimizeResult:
+    """:func:`optimize` of one polynomial region: parsed, factored, searched."""
     deadline.phase("reading the input")
     polys, joint, n_markers = prepare_outputs(expr, deadline, options.max_terms)  # reading is timed and budgeted
     if options.factor and n_markers == 0 and not deadline.expired():
@@ -510,16 +524,40 @@ def _measured_error(dag: Dag, deadline: Deadline) -> float | None:
     return relative_error(dag)
 
 
-def _structured_input(expr) -> list | None:
-    """The SymPy expressions of ``expr`` when they are more than one polynomial region as written, else None."""
+#: SymPy input that is one polynomial region in symbols and pieces (``x*sin(y) + x**2``), of at most this many
+#: operations as written, also goes to the expression front end, without a time limit, and the cheaper result is
+#: kept: the front end shares through the pieces and folds angle sums (pendulum5 forcing: 91 operations there, 123
+#: as one polynomial; its Jacobian 144 against 209), but on trigonometry expanded into products
+#: (``families.pendulum_equations(5)``) the polynomial wins (193-202 against 280-294).  HEP(sigma) plus one sin
+#: term: 6.2 s there, 1.2 s as one polynomial, the same count: a larger input takes the polynomial path only.
+WRITTEN_PIECES_LIMIT = 20_000
+
+
+def _sympy_items(expr) -> list | None:
+    """``expr`` as a list of SymPy expressions, or None if it is not SymPy input."""
     import sympy
 
+    items = list(expr) if _is_many(expr) else [expr]
+    return items if items and all(isinstance(e, sympy.Expr) for e in items) else None
+
+
+def _structured_input(expr) -> list | None:
+    """The SymPy expressions of ``expr`` when they are more than one polynomial region as written, else None."""
     from .expression.regions import structured
 
-    items = list(expr) if _is_many(expr) else [expr]
-    if items and all(isinstance(e, sympy.Expr) for e in items) and structured(items):
-        return items
-    return None
+    items = _sympy_items(expr)
+    return items if items is not None and structured(items) else None
+
+
+def _pieces_input(expr) -> list | None:
+    """The SymPy expressions of ``expr`` when they hold pieces (:func:`~hornermcts.expression.regions.has_pieces`)
+    in at most :data:`WRITTEN_PIECES_LIMIT` operations as written, else None."""
+    from .expression.regions import has_pieces
+
+    items = _sympy_items(expr)
+    if items is None or not has_pieces(items):
+        return None
+    return items if sum(expression_count(e).total for e in items) <= WRITTEN_PIECES_LIMIT else None
 
 
 def _optimize_written(expr, exprs: list, options: Options, deadline: Deadline, clock: float) -> OptimizeResult:

@@ -120,10 +120,25 @@ def test_compensated_code_of_a_result_as_written_is_as_accurate_as_double_double
             assert np.allclose(np.asarray(got, dtype=float).ravel(), want, rtol=1e-13, atol=1e-15), name
 
 
-def test_polynomials_in_symbols_and_pieces_of_symbols_stay_on_the_polynomial_path():
-    for e in (x * sympy.sin(y) + x**2, x**3 * y + x * y**2 + 1, x * (y + z) + 1 / z):
-        result = hornermcts.optimize(e, seed=0)
-        assert result.written is None and result.dag is not None
+def test_a_polynomial_in_pieces_takes_the_cheaper_of_the_front_end_and_the_polynomial_path(monkeypatch):
+    """Pieces of symbols (``x*sin(y) + x**2``): without a time limit, up to WRITTEN_PIECES_LIMIT operations as
+    written, the front end runs too and the cheaper result is kept (it folds the angle sums here: 4 operations
+    against 9); with a time limit, or above the limit, and for a polynomial without pieces, the polynomial path."""
+    import hornermcts.pipeline as pipeline
+
+    a, b = sympy.symbols("a b")
+    rotated = x * sympy.cos(a) * sympy.cos(b) - x * sympy.sin(a) * sympy.sin(b) \
+        + y * sympy.sin(a) * sympy.cos(b) + y * sympy.cos(a) * sympy.sin(b)
+    result = hornermcts.optimize(rotated, seed=0)
+    assert result.written is not None and result.after.total == 4
+    assert sympy.simplify(sympy.expand_trig(result.expression() - rotated)) == 0
+    tie = hornermcts.optimize(x * sympy.sin(y) + x**2, seed=0)  # the same count both ways: the polynomial path
+    assert tie.written is None and tie.dag is not None
+    assert hornermcts.optimize(x**3 * y + x * y**2 + 1, seed=0).written is None
+    assert hornermcts.optimize(rotated, seed=0, time_limit=30).written is None
+    monkeypatch.setattr(pipeline, "WRITTEN_PIECES_LIMIT", 1)
+    alone = hornermcts.optimize(rotated, seed=0)
+    assert alone.written is None and alone.after.total == 9
 
 
 def test_horner_returns_the_structured_expression():

@@ -47,7 +47,7 @@ import sympy
 from ..errors import LimitError
 from ..polynomial.sparse import MAX_EXPONENT
 
-__all__ = ["Regions", "regions", "structured", "DEFAULT_EXPAND_LIMIT"]
+__all__ = ["Regions", "regions", "structured", "has_pieces", "DEFAULT_EXPAND_LIMIT"]
 
 #: The most terms a product of sums may expand to when expansion is allowed:
 #: beyond it the product is kept as written.
@@ -478,6 +478,30 @@ def structured(exprs) -> bool:
             if e.base.is_Add and e.exp > 1 or e.exp > MAX_EXPONENT:
                 return True
         elif not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
+            return True
+        stack.extend(e.args)
+    return False
+
+
+def has_pieces(exprs) -> bool:
+    """Whether ``exprs`` (SymPy expressions) hold anything but sums, products, integer powers, symbols and numbers:
+    a call, a root, a reciprocal, ``Piecewise``, a constant such as ``pi`` (what a polynomial holds as opaque pieces).
+
+    >>> import sympy
+    >>> x, y = sympy.symbols("x y")
+    >>> has_pieces([x*sympy.sin(y) + x**2]), has_pieces([x**2 + 3*x*y - 1]), has_pieces([x/y])
+    (True, False, True)
+    """
+    seen: set = set()
+    stack = [sympy.sympify(e) for e in exprs]
+    while stack:
+        e = stack.pop()
+        if e in seen:
+            continue
+        seen.add(e)
+        if e.is_Symbol or e.is_Rational or e.is_Float:
+            continue
+        if not (e.is_Add or e.is_Mul or _is_polynomial_power(e)):
             return True
         stack.extend(e.args)
     return False
