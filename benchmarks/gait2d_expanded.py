@@ -54,12 +54,15 @@ import tempfile
 import time
 from pathlib import Path
 
+from hornermcts.parse.budget import MAX_TERMS
+from hornermcts.polynomial.sparse import MAX_CELLS
+
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data" / "structured" / "gait2d_rows9_17.srepr"
 FIRST_ROW = 9  # the file holds rows 9..17
 RUNS = ("form1", "form2", "fast", "default", "stages-fast", "stages-default")
 PHASE_MARK = "phase at "  # how the stages' child tells each phase on its standard error
-CELLS_PER_TERM = 30  # the command line's bound on the input: --max-terms x 30 exponent cells
+CELLS_PER_TERM = MAX_CELLS // MAX_TERMS  # the command line's bound on the input: --max-terms x 30 exponent cells
 #: The stages' phases (their texts' beginnings, ``hornermcts.pipeline``) in the table's columns.
 STAGES = (("reading", "reading"), ("new variables", "looking for new variables"), ("factoring", "factor"),
           ("searching orders", "searching orders"), ("searching orders", "scoring the occurrence orders"),

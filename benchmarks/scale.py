@@ -3,7 +3,7 @@
 One command::
 
     python benchmarks/scale.py [--terms 100000,300000,1000000] [--vars 20] [--degree 8]
-        [--out benchmarks/results/scale.txt]
+        [--gait2d-rows 12] [--out benchmarks/results/scale.txt]
 
 For each size it writes a random polynomial to a file in FORM syntax, one
 term per line (``+ 3*x1^2*x7``): by default (``--shape dense``, the shape of
@@ -15,7 +15,9 @@ runs the command a user would, ``hornermcts optimize FILE --preset fast
 --json``, as a child process and measures its wall time and its peak
 resident memory (``os.wait4``'s ``ru_maxrss`` of that child alone).  The
 optimize call's own seconds come from the JSON (``seconds``); the rest is
-starting, reading and parsing the file, and printing.
+starting, reading and parsing the file, and printing.  ``--gait2d-rows``
+adds gait2d rows expanded (``benchmarks/gait2d_expanded.py``'s recipe and
+file; that script also runs FORM on them), through the same command.
 
 Issue 14 point 7 asks for 10^6 x 20 in <= 60 s and <= 2 GB on this
 machine.  Committed run (``results/scale.txt``, a 76 MB file, the 2 cores
@@ -43,6 +45,9 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from hornermcts.parse.budget import MAX_TERMS
+from hornermcts.polynomial.sparse import MAX_CELLS
 
 from hornermcts.research.families import random_polynomial
 
@@ -111,6 +116,34 @@ def run_command(path: Path, max_terms: int | None = None) -> tuple[float, float,
         return wall, usage.ru_maxrss / 1024, json.loads(out.read())
 
 
+def gait2d_row(row: int, folder: Path) -> list[str]:
+    """The lines of gait2d row ``row`` expanded (``benchmarks/gait2d_expanded.py``'s file, written by its child)
+    through the same command, with the ``--max-terms`` its exponent cells need (the default refuses the row)."""
+    script = ROOT / "benchmarks" / "gait2d_expanded.py"
+    path = folder / f"gait2d_row{row}.txt"
+    built = subprocess.run([sys.executable, str(script), "--row", str(row), "--build", str(path)],
+                           capture_output=True, text=True)
+    if built.returncode != 0:
+        raise SystemExit(f"building gait2d row {row} failed: {built.stderr[-2000:]}")
+    made = json.loads(built.stdout)
+    max_terms = max(10**6, -(-made["terms"] * len(made["names"]) // CELLS_PER_TERM))
+    wall, peak, summary = run_command(path, max_terms)
+    path.unlink()
+    lines = [f"# gait2d row {row} (python benchmarks/scale.py --gait2d-rows {row}), with --max-terms {max_terms:,}",
+             *made["lines"]]
+    if isinstance(summary, str):
+        lines.append(f"gait2d row {row}: refused after {wall:.1f} s, peak {peak:,.0f} MB: {summary}")
+    else:
+        lines.append(f"gait2d row {row}: {made['terms']:,} terms, {wall:.1f} s wall (optimize {summary['seconds']:.1f} "
+                     f"s), peak {peak:,.0f} MB, {summary['after']['total']:,} operations")
+    print("\n".join(lines), flush=True)
+    return lines
+
+
+#: Exponent cells a term of the input may hold per unit of --max-terms.
+CELLS_PER_TERM = MAX_CELLS // MAX_TERMS
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--terms", default="100000,300000,1000000", help="sizes, comma-separated")
@@ -119,12 +152,16 @@ def main(argv=None) -> int:
     parser.add_argument("--degree", type=int, default=8, help="sparse: largest total degree of a term (default 8)")
     parser.add_argument("--max-terms", type=int, help="passed to the command (it bounds the input's size: 30 "
                         "exponent cells per term; 10^7 terms x 20 variables need 7,000,000)")
+    parser.add_argument("--gait2d-rows", default="", help="also gait2d rows expanded (issue 38 item 1), e.g. 12 or "
+                        "10,11,12: each written by benchmarks/gait2d_expanded.py's recipe, run with the --max-terms "
+                        "its exponent cells need")
     parser.add_argument("--out", default=str(ROOT / "benchmarks" / "results" / "scale.txt"))
     args = parser.parse_args(argv)
-    sizes = [int(n) for n in args.terms.split(",")]
+    sizes = [int(n) for n in args.terms.split(",") if n]
     rows: list = []
     refused: list = []
     with tempfile.TemporaryDirectory() as tmp:
+        gait2d = [gait2d_row(int(r), Path(tmp)) for r in args.gait2d_rows.split(",") if r]
         for n in sizes:
             path = Path(tmp) / f"random_{n}x{args.vars}.txt"
             started = time.perf_counter()
@@ -145,13 +182,16 @@ def main(argv=None) -> int:
     shape = "exponents uniform in 0..3" if args.shape == "dense" else f"degree <= {args.degree}"
     lines = [f"# hornermcts optimize FILE --preset fast --json: a random polynomial in {args.vars} variables",
              f"# ({shape}, one term per line), wall time and peak RSS of the command; one run each",
-             f"{'terms':>9} {'file MB':>8} {'wall s':>7} {'optimize s':>11} {'peak MB':>8} {'operations':>11}"]
+             f"{'terms':>9} {'file MB':>8} {'wall s':>7} {'optimize s':>11} {'peak MB':>8} {'operations':>11}"] \
+        if sizes else []
     lines += [f"{n:>9} {size / 1e6:>8.0f} {wall:>7.1f} {opt:>11.1f} {peak:>8.0f} {ops:>11}"
               for n, size, wall, opt, peak, ops in rows]
     lines += [f"{n:>9} {size / 1e6:>8.0f} {wall:>7.1f} {'-':>11} {peak:>8.0f}   refused: {message}"
               for n, size, wall, peak, message in refused]
     if args.max_terms is not None:
         lines.insert(2, f"# with --max-terms {args.max_terms}")
+    for text in gait2d:
+        lines += text
     if len(rows) >= 2 and all(r[0] < 10**7 for r in rows):
         for label, column in (("wall s", 2), ("peak MB", 4)):
             slope, intercept = np.polyfit(terms, np.array([r[column] for r in rows], dtype=float), 1)
