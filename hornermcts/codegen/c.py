@@ -5,17 +5,18 @@ over points; long programs are cut into ``static`` parts (:data:`CHUNK`).
 """
 from __future__ import annotations
 
-from sympy import Basic
+import numpy as np
 from sympy.codegen.ast import float80, real
 from sympy.printing.c import C99CodePrinter
 
 from ..collector import paused
 from ..errors import OptionError
 from .compensated import C_RUNTIME, compensate
+from .expressions import CALL, PIECE
 from .literals import c_literal, numeric_constants
 from .precision import COMPENSATED, check_precision
-from .printing import Writer
-from .program import Program, names_in
+from .printing import neg_one, printed
+from .program import Program
 
 #: Statements per generated C function (see :func:`to_c`).  64: measured on
 #: HEP(sigma) and res(7,5), plain ``-O3`` and ``-march=native``, one core,
@@ -56,7 +57,7 @@ _DD_WEIGHT = 8
 
 
 class CPrinter(C99CodePrinter):
-    """C99's printer, for the opaque pieces (the statements are written by a :class:`~.printing.Writer`)."""
+    """C99's printer, for the opaque pieces (the statements are written by :meth:`~.program.Program.texts`)."""
 
     language_name = "C"
     type_mappings = {**C99CodePrinter.type_mappings, float80: "long double"}
@@ -193,7 +194,7 @@ def to_c(obj, name: str = "f", *, precision: str = "double", batch: bool = True,
     compensated = precision == COMPENSATED
     printer = CPrinter("double" if compensated else precision)
     ctype = "long double" if precision == "long double" else "double"
-    k_out = len(prog.outputs)
+    k_out = prog.output_count
     nv = prog.n_vars
     if k_out == 1:
         signature = f"{ctype} {name}(const double *x)"
@@ -264,7 +265,7 @@ def _c_blocks(prog: Program, printer: CPrinter, block: int | str, chunk: int | N
     Measured, one core, plain ``-O3``, 10^6 points (benchmarks/evaluation_speed.py):
     HEP(sigma) 3.2 -> 5.5 million points/s, res(7,5) 0.96 -> 1.48 million.
     """
-    name, nv, k_out = prog.name, prog.n_vars, len(prog.outputs)
+    name, nv, k_out = prog.name, prog.n_vars, prog.output_count
     vec = VECTOR_TYPE
     lines = ["", f"/* The blocked batch: {LANES} points per instruction. */", "#include <stdint.h>",
              "#include <stdlib.h>"]
@@ -329,20 +330,6 @@ _NOINLINE = ["#ifndef HM_NOINLINE", "#if defined(__GNUC__) || defined(__clang__)
              "#define HM_NOINLINE __attribute__((noinline))", "#else", "#define HM_NOINLINE", "#endif", "#endif"]
 
 
-def _sympy_piece(e):
-    """The SymPy expression a statement prints (itself, or the value of a compensated pair), else None."""
-    if isinstance(e, Basic):
-        return e
-    if type(e) is tuple and e[0] == "call" and e[1] == "dd_pair" and isinstance(e[2], Basic):
-        return e[2]
-    return None
-
-
-def _with_literals(e):
-    """A piece statement with pi, E, ... as literals (C has no names for them)."""
-    return numeric_constants(e) if isinstance(e, Basic) else (*e[:2], numeric_constants(e[2]), *e[3:])
-
-
 def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk: int | None,
             input_type: str, *, fname: str | None = None, xtype: str = "double", lanes: int | str = 0,
             grouped: bool = False) -> tuple[list[str], int, int]:
@@ -365,87 +352,115 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     ``fname_final(x, t)`` (``fname_final(x, t, out)`` with several outputs),
     which computes the outputs from ``x`` and ``t``.
     """
-    # the pieces, and the steps that are SymPy pieces (the calls of a result as written), are printed by the
-    # printer and computed lane by lane; C has no names for pi, E, ...: literals (a compensated piece is a pair)
-    pieces = {loc for loc, _ in prog.pieces} | {loc for loc, e in prog.steps if _sympy_piece(e) is not None}
-    statements = [(loc, _with_literals(e)) if loc in pieces else (loc, e) for loc, e in prog.pieces + prog.steps]
-    reads, output_reads = prog.reads()
-    size = len(statements)
-    n_parts = 1 if not chunk or size <= chunk else -(-size // chunk)
-    part_of = {sym: (k * n_parts) // max(size, 1) for k, (sym, _) in enumerate(statements)}
-    parts: list[list] = [[] for _ in range(n_parts)]
-    part_reads: list[set] = [set() for _ in range(n_parts)]
-    for k, stmt in enumerate(statements):
-        p = (k * n_parts) // max(size, 1)
-        parts[p].append(stmt)
-        part_reads[p].update(reads[k])
-    stored: set = set()
-    if n_parts > 1:  # the locals a part reads and another part defines, by set operations on each part's reads
-        for names, stmts in zip(part_reads, parts):
-            stored |= (names & part_of.keys()) - {sym for sym, _ in stmts}
-        stored |= output_reads & part_of.keys()
-    position = {sym: k for k, (sym, _) in enumerate(statements)}
-    stored = {s: k for k, s in enumerate(sorted(stored, key=position.__getitem__))}
+    layout = _Layout(prog, chunk)
+    n_parts, stored, n_stored = layout.n_parts, layout.stored, max(len(layout.stored), 1)
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
-    writer = Writer(lambda v: c_literal(v, printer.precision), printer, printer.storage)
-    n_stored = max(len(stored), 1)  # the length of t
+    texts, results = _texts(prog, printer, lanes, layout.piece_statements)
     inputs = dict((loc, k) for k, (_, loc) in enumerate(prog.inputs))
 
     def input_lines(used) -> list[str]:
         return [f"   const {input_type} {loc} = x[{k}];" for loc, k in inputs.items() if loc in used]
 
-    def declare(sym, expr) -> str:
-        if sym in stored:
-            return f"   {printer.storage[sym]} = {writer.write(expr)};"
-        return f"   const {ctype} {sym} = {writer.write(expr)};"
+    def statement(k: int, sym: str) -> str:
+        target = printer.storage.get(sym)
+        if k not in layout.piece_statements or not lanes:
+            return f"   {target} = {texts[k]};" if target else f"   const {ctype} {sym} = {texts[k]};"
+        head = "" if target else f"   {ctype} {sym};\n"
+        return f"{head}   for (int k = 0; k < {lanes}; ++k)\n      {target or sym}[k] = {texts[k]};"
 
-    def declare_piece(sym, expr) -> str:
-        if not lanes:
-            return declare(sym, expr)
-        saved = printer.storage
-        target = saved.get(sym, sym)
-        printer.storage = {**saved, **{s: f"{saved.get(s, s)}[k]" for s in names_in(expr, set())}}
-        try:
-            value = writer.write(expr)
-        finally:
-            printer.storage = saved
-        head = "" if sym in stored else f"   {ctype} {sym};\n"
-        return f"{head}   for (int k = 0; k < {lanes}; ++k)\n      {target}[k] = {value};"
-
-
-    def statement(sym, expr) -> str:
-        return declare_piece(sym, expr) if sym in pieces else declare(sym, expr)
-
+    symbols = prog.statement_locals()
     lines: list[str] = []
     fname = fname or prog.name
     if n_parts > 1:
         lines += _NOINLINE
-        for p, stmts in enumerate(parts):
+        for p, (start, stop) in enumerate(layout.bounds):
             lines.append(f"HM_NOINLINE static void {fname}_part{p}(const {xtype} *x, {ctype} *t) {{")
-            lines += input_lines(part_reads[p])
-            lines += [statement(sym, expr) for sym, expr in stmts]
+            lines += input_lines(layout.inputs_read[p])
+            lines += [statement(k, symbols[k]) for k in range(start, stop)]
             lines += ["}", ""]
         if grouped:
-            tail = f"{ctype} {fname}_final(const {xtype} *x, const {ctype} *t)" if len(prog.outputs) == 1 else \
+            tail = f"{ctype} {fname}_final(const {xtype} *x, const {ctype} *t)" if len(results) == 1 else \
                 f"void {fname}_final(const {xtype} *x, const {ctype} *t, {ctype} *out)"
             lines.append(f"static {tail} {{")
         else:
             lines.append(signature + " {")
             lines.append(f"   {ctype} t[{n_stored}];")
             lines += [f"   {fname}_part{p}(x, t);" for p in range(n_parts)]
-        lines += input_lines(output_reads)
+        lines += input_lines(layout.inputs_read[n_parts])
     else:
         lines.append(signature + " {")
-        lines += input_lines(set().union(*reads, output_reads))
-        lines += [statement(sym, expr) for sym, expr in statements]
+        lines += input_lines(set().union(*layout.inputs_read))
+        lines += [statement(k, sym) for k, sym in enumerate(symbols)]
 
-    def value(e) -> str:  # a constant output is broadcast to every lane
-        code = writer.write(e)
-        return f"{VECTOR_SPLAT}({code})" if lanes and not names_in(e, set()) else code
+    def value(j: int) -> str:  # a constant output is broadcast to every lane
+        return f"{VECTOR_SPLAT}({results[j]})" if lanes and j in layout.constant_outputs else results[j]
 
-    if len(prog.outputs) == 1:
-        lines.append(f"   return {value(prog.outputs[0])};")
+    if len(results) == 1:
+        lines.append(f"   return {value(0)};")
     else:
-        lines += [f"   out[{j}] = {value(e)};" for j, e in enumerate(prog.outputs)]
+        lines += [f"   out[{j}] = {value(j)};" for j in range(len(results))]
     lines.append("}")
     return lines, n_parts, n_stored
+
+
+def _texts(prog: Program, printer: CPrinter, lanes: int | str, piece_statements: set) -> tuple[list, list]:
+    """The C text of each statement and output: pi, E, ... in pieces as literals (C has no names for them); with
+    ``lanes``, a piece's symbols lane ``k`` of their vectors (no vector functions in C: computed lane by lane)."""
+    storage = printer.storage
+
+    def piece_text(expr) -> str:
+        if lanes:
+            printer.storage = {**storage, **{s.name: f"{storage.get(s.name, s.name)}[k]" for s in expr.free_symbols}}
+        try:
+            return printed(printer, numeric_constants(expr))
+        finally:
+            printer.storage = storage
+
+    return prog.texts(lambda v: c_literal(v, printer.precision), "dd_pair(", neg_one(printer), piece_text, storage)
+
+
+class _Layout:
+    """A long program cut into parts of ``chunk`` statements (see :func:`_c_body`), from the locals each reads.
+
+    ``bounds`` ``[(start, stop)]`` of each part's statements; ``stored``
+    ``{local: k}``: the statements' locals read by another part or by an
+    output, kept in ``t[k]`` (in the order of the statements);
+    ``inputs_read[p]`` the inputs read by part ``p`` (``inputs_read[n_parts]``:
+    by the outputs); ``piece_statements`` the indices of the statements that
+    are pieces (printed by the printer, lane by lane in blocked code);
+    ``constant_outputs`` the outputs that read no local.
+    """
+
+    def __init__(self, prog: Program, chunk: int | None):
+        size = prog.n_statements
+        self.n_parts = n_parts = 1 if not chunk or size <= chunk else -(-size // chunk)
+        part = np.arange(size + 1) * n_parts // max(size, 1)
+        part[size] = n_parts  # the outputs
+        starts = np.searchsorted(part[:size], np.arange(n_parts))
+        self.bounds = list(zip(starts.tolist(), [*starts[1:].tolist(), size]))
+        roots, names = prog.read_arrays()
+        table = prog.table
+        defined = prog.statement_ids()
+        self.stored: dict = {}
+        statement_of = np.full(len(table.names), -1, np.int64)
+        statement_of[defined] = np.arange(size)
+        reader_part = part[np.minimum(roots, size)]
+        if n_parts > 1:
+            writer = statement_of[names]
+            shared = np.unique(writer[(writer >= 0) & (part[np.maximum(writer, 0)] != reader_part)])
+            self.stored = {table.names[defined[k]]: j for j, k in enumerate(shared.tolist())}
+        input_ids = [table.name(loc) for _, loc in prog.inputs]
+        is_input = np.zeros(len(table.names), np.bool_)
+        is_input[input_ids] = True
+        self.inputs_read: list[set] = [set() for _ in range(n_parts + 1)]
+        read = is_input[names]
+        for key in np.unique(reader_part[read] * len(table.names) + names[read]).tolist():
+            self.inputs_read[key // len(table.names)].add(table.names[key % len(table.names)])
+        op, first, _, kids = table.arrays()
+        entries = np.array(prog.statement_entries(), np.int64)
+        code, at = op[entries], first[entries]
+        pair = code == CALL  # a compensated piece: dd_pair(piece, 0)
+        pair[pair] = (kids[at[pair]] == table.call_id.get("dd_pair", -2)) & (op[kids[at[pair] + 1]] == PIECE)
+        self.piece_statements = set(np.flatnonzero((code == PIECE) | pair).tolist())
+        read_by_output = set(roots[roots >= size].tolist())
+        self.constant_outputs = {j for j in range(prog.output_count) if size + j not in read_by_output}

@@ -49,8 +49,11 @@ from ..errors import OptionError
 
 from fractions import Fraction
 
+import numpy as np
 import sympy
+from numba import njit
 
+from .expressions import ADD, CALL, DIV, LITERAL, LOCAL, MUL, NEG, Expressions
 from .program import Program, as_sympy, constant
 
 
@@ -201,60 +204,171 @@ def compensate(prog: Program) -> Program:
     (``dd_two_sum``/``dd_two_prod`` of two doubles, ``dd_add_d``/``dd_mul_d``
     of a pair and a double, ``dd_add``/``dd_mul`` of two pairs), a
     coefficient not exactly a double a constant pair, a sign a negated
-    operand.  Outputs are rounded to double (``dd_round``).
+    operand (``-(a + b)`` is ``(-a) + (-b)``: the same roundings; the sign
+    of a product goes to its first factor, of a quotient to the dividend).
+    Outputs are rounded to double (``dd_round``).  One compiled pass
+    (:func:`_rewrite`) over the entries of the program's table.
     """
-    pairs = {loc for loc, _ in prog.pieces + prog.steps}
-    numbers: dict = {}  # _signed by value: a program repeats few coefficients many times
+    table = prog.table
+    defined = prog.statement_ids()
+    pair_name = np.zeros(len(table.names), np.bool_)
+    pair_name[defined] = True
+    pairs = set(prog.statement_locals())
+    calls = np.array([table.call(c) for c in _CALLS], np.int64)
+    literals = _literal_entries(table)
+    steps = prog.step_pieces()
+    roots = np.array([e for (_, e), piece in zip(prog.step_entries(), steps) if piece is None] + prog.output_entries(),
+                     np.int64)
+    op, first, count, kids = table.arrays()
+    capacity, done = 64 + 4 * (len(kids) + len(roots)), False
+    while not done:
+        made, results, is_pair, failed, done = _rewrite(
+            op, first, count, kids, roots, pair_name, *literals, calls, table.size, table.n_kids,
+            capacity)
+        if failed >= 0:
+            raise OptionError(f"cannot write {as_sympy(table.decode(failed))} in double-double arithmetic: compensated "
+                              f"precision covers sums and products (use precision='double' or 'long double')")
+        capacity *= 2
+    table.extend(*made)
+    results_list, pairs = results.tolist(), is_pair.tolist()
+    arithmetic = iter(results_list)
+    zero = literals[-1]
 
-    def add(a, b):
-        (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
-        return ("call", "dd_add" if py else "dd_add_d" if px else "dd_two_sum", x, y), True
-
-    def mul(a, b):
-        (x, px), (y, py) = (b, a) if b[1] and not a[1] else (a, b)
-        return ("call", "dd_mul" if py else "dd_mul_d" if px else "dd_two_prod", x, y), True
-
-    def lower(expr, sign: int = 1) -> tuple:
-        """``(sign*expr lowered, is_pair)``."""
-        t = type(expr)
-        if t is str:
-            if sign > 0:
-                return expr, expr in pairs
-            if expr in pairs:
-                return ("call", "dd_neg", expr), True
-            return ("-", expr), False
-        if t is not tuple:
-            value = sign * expr
-            found = numbers.get(value)
-            if found is None:
-                found = numbers[value] = _signed(value)
-            return found
-        tag = expr[0]
-        if tag == "-":
-            return lower(expr[1], -sign)
-        if tag == "*":  # the sign goes to the first factor
-            b = expr[2]
-            return mul(lower(expr[1], sign), (b, b in pairs) if type(b) is str else lower(b))
-        if tag == "+":  # -(a + b) = (-a) + (-b): the same roundings
-            out = lower(expr[1], sign)
-            for a in expr[2:]:
-                out = add(out, (a, a in pairs) if sign > 0 and type(a) is str else lower(a, sign))
-            return out
-        if tag == "/":  # the sign goes to the dividend
-            return ("call", "dd_div", pair(lower(expr[1], sign)), pair(lower(expr[2]))), True
-        raise OptionError(f"cannot write {as_sympy(expr)} in double-double arithmetic: compensated precision "
-                          f"covers sums and products (use precision='double' or 'long double')")
-
-    def pair(lowered) -> tuple:
-        expr, is_pair = lowered
-        return expr if is_pair else ("call", "dd_pair", expr, 0)
-
-    def piece(expr):
+    def piece(expr) -> int:
         """A call of a result as written, computed in double from its arguments rounded to double."""
         rounded = {s: Rounded(s) for s in expr.free_symbols if s.name in pairs}
-        return ("call", "dd_pair", expr.xreplace(rounded), 0)
+        return table.add(CALL, (table.call("dd_pair"), table.encode(expr.xreplace(rounded)), zero))
 
-    prog.pieces = [(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces]
-    prog.steps = [(loc, piece(expr) if isinstance(expr, sympy.Basic) else lower(expr)[0]) for loc, expr in prog.steps]
-    prog.outputs = [("call", "dd_round", e) if pair else e for e, pair in map(lower, prog.outputs)]
+    prog.set_entries([(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces],
+                     [(loc, next(arithmetic) if expr is None else piece(expr))
+                      for (loc, _), expr in zip(prog.step_entries(), steps)],
+                     [table.add(CALL, (table.call("dd_round"), e)) if pair else e
+                      for e, pair in zip(results_list[-prog.output_count:], pairs[-prog.output_count:])]
+                     if prog.output_count else [])
     return prog
+
+
+#: The runtime's functions the rewrite calls, in the order :func:`_rewrite` takes their ids.
+_CALLS = ("dd_neg", "dd_add", "dd_add_d", "dd_two_sum", "dd_mul", "dd_mul_d", "dd_two_prod", "dd_div", "dd_pair")
+
+
+def _literal_entries(table: Expressions) -> tuple:
+    """Per literal ``v`` of ``table``: the entries of ``+v`` and ``-v`` in double-double (:func:`_signed`), and
+    whether each is a pair; and the entry of the literal 0."""
+    out = [[], [], [], []]
+    for value in list(table.literals):
+        for k, signed in ((0, value), (2, -value)):
+            expr, is_pair = _signed(signed)
+            out[k].append(table.encode(expr))
+            out[k + 1].append(is_pair)
+    zero = table.leaf(LITERAL, table.literal(0))
+    return (np.array(out[0], np.int64), np.array(out[1], np.bool_), np.array(out[2], np.int64),
+            np.array(out[3], np.bool_), zero)
+
+
+# the tasks of the rewrite: an entry (with a sign), then the combination of the values of its operands
+_EVAL, _SUM, _PRODUCT, _QUOTIENT = range(4)
+
+
+@njit(cache=True)
+def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, minus_pair, zero, calls, entry0, kid0,
+             capacity):
+    """The double-double entries of ``roots`` (see :func:`compensate`): the new entries (to append to the
+    table), each root's entry and whether it is a pair, the first entry it cannot rewrite (-1: none), and
+    False when ``capacity`` was too small.  An explicit stack of tasks, a stack of values ``(entry, pair)``."""
+    new_op, new_first = np.empty(capacity, np.int8), np.empty(capacity, np.int64)
+    new_count, new_kids = np.empty(capacity, np.int64), np.empty(2 * capacity, np.int64)
+    at = np.zeros(2, np.int64)  # entries, kids
+    results, is_pair = np.empty(len(roots), np.int64), np.empty(len(roots), np.bool_)
+    task = np.empty(capacity, np.int64)  # (kind, entry, sign) triples
+    value = np.empty(capacity, np.int64)  # (entry, pair) pairs
+    made = (new_op[:0], new_first[:0], new_count[:0], new_kids[:0])
+    for r in range(len(roots)):
+        task[0], task[1], task[2] = _EVAL, roots[r], 1
+        top, n_values = 3, 0
+        while top:
+            top -= 3
+            kind, e, sign = task[top], task[top + 1], task[top + 2]
+            if top + 3 * (3 * count[e] + 3) > capacity or at[0] + 3 > capacity or at[1] + 9 > 2 * capacity \
+                    or n_values + 2 > capacity // 2:
+                return made, results, is_pair, -1, False
+            if kind != _EVAL:  # combine the last two values
+                n_values -= 2
+                x, px, y, py = value[2 * n_values], value[2 * n_values + 1], value[2 * n_values + 2], \
+                    value[2 * n_values + 3]
+                if kind == _QUOTIENT:
+                    x = x if px else _call2(new_op, new_first, new_count, new_kids, at, entry0, kid0, calls[8], x, zero)
+                    y = y if py else _call2(new_op, new_first, new_count, new_kids, at, entry0, kid0, calls[8], y, zero)
+                    fn = calls[7]
+                else:
+                    if py and not px:
+                        x, px, y, py = y, py, x, px
+                    base = 1 if kind == _SUM else 4  # dd_add / dd_mul, then _d, then two_
+                    fn = calls[base] if py else calls[base + 1] if px else calls[base + 2]
+                value[2 * n_values] = _call2(new_op, new_first, new_count, new_kids, at, entry0, kid0, fn, x, y)
+                value[2 * n_values + 1] = 1
+                n_values += 1
+                continue
+            code, start, m = op[e], first[e], count[e]
+            if code == LOCAL:
+                if sign > 0:
+                    v, p = e, pair_name[kids[start]]
+                elif pair_name[kids[start]]:
+                    v, p = _call1(new_op, new_first, new_count, new_kids, at, entry0, kid0, CALL, calls[0], e), 1
+                else:
+                    v, p = _call1(new_op, new_first, new_count, new_kids, at, entry0, kid0, NEG, -1, e), 0
+                value[2 * n_values], value[2 * n_values + 1] = v, p
+                n_values += 1
+            elif code == LITERAL:
+                literal = kids[start]
+                value[2 * n_values] = plus[literal] if sign > 0 else minus[literal]
+                value[2 * n_values + 1] = plus_pair[literal] if sign > 0 else minus_pair[literal]
+                n_values += 1
+            elif code == NEG:
+                task[top], task[top + 1], task[top + 2] = _EVAL, kids[start], -sign
+                top += 3
+            elif code == MUL or code == DIV:  # the sign to the first operand
+                task[top], task[top + 1], task[top + 2] = _PRODUCT if code == MUL else _QUOTIENT, e, 0
+                task[top + 3], task[top + 4], task[top + 5] = _EVAL, kids[start + 1], 1
+                task[top + 6], task[top + 7], task[top + 8] = _EVAL, kids[start], sign
+                top += 9
+            elif code == ADD:  # ((a + b) + c) + ...: each term with the sign
+                for k in range(m - 1, 0, -1):
+                    task[top], task[top + 1], task[top + 2] = _SUM, e, 0
+                    task[top + 3], task[top + 4], task[top + 5] = _EVAL, kids[start + k], sign
+                    top += 6
+                task[top], task[top + 1], task[top + 2] = _EVAL, kids[start], sign
+                top += 3
+            else:
+                return made, results, is_pair, e, True
+        results[r], is_pair[r] = value[0], value[1]
+    made = (new_op[:at[0]], new_first[:at[0]], new_count[:at[0]], new_kids[:at[1]])
+    return made, results, is_pair, -1, True
+
+
+@njit(cache=True, inline="always")
+def _call1(op, first, count, kids, at, entry0, kid0, code, fn, x):
+    """A new entry: ``fn(x)`` (``code`` CALL) or ``-x`` (``code`` NEG, ``fn`` -1)."""
+    e = at[0]
+    op[e], first[e] = code, kid0 + at[1]
+    if code == CALL:
+        count[e] = 2
+        kids[at[1]], kids[at[1] + 1] = fn, x
+        at[1] += 2
+    else:
+        count[e] = 1
+        kids[at[1]] = x
+        at[1] += 1
+    at[0] += 1
+    return entry0 + e
+
+
+@njit(cache=True, inline="always")
+def _call2(op, first, count, kids, at, entry0, kid0, fn, x, y):
+    """A new entry: the call ``fn(x, y)``."""
+    e = at[0]
+    op[e], first[e], count[e] = CALL, kid0 + at[1], 3
+    kids[at[1]], kids[at[1] + 1], kids[at[1] + 2] = fn, x, y
+    at[0] += 1
+    at[1] += 3
+    return entry0 + e

@@ -37,13 +37,18 @@ import keyword
 import re
 from fractions import Fraction
 
+import numpy as np
+
 import sympy
 from sympy.core.function import AppliedUndef
 
 from ..collector import paused
-from ..dag.graph import ONE, Add, Dag, Mul, Pow, Scale
-from ..cost.counting import OpCount, charge, expression_count, is_unit, power_steps, scaled
+from ..dag.graph import Dag
+from ..cost.counting import OpCount, charge, expression_count, power_steps
+from .expressions import LOCAL, MUL, PIECE, Expressions
 from .literals import fraction
+from .lowering import lower_dag
+from .render import Rendered, render
 
 #: Largest number of operations written inline in one statement: a node used
 #: once becomes its own statement beyond that, so expressions stay flat (no
@@ -244,13 +249,18 @@ class _Names:
 
     def temporary(self) -> str:
         """The next free ``t<k>``."""
+        return self.temporaries(1)[0]
+
+    def temporaries(self, n: int) -> list[str]:
+        """The next ``n`` free ``t<k>``, in order."""
+        out: list[str] = []
         used = self.used
-        while True:
-            self.counter += 1
-            name = f"t{self.counter}"
-            if name not in used:
-                used.add(name)
-                return name
+        while len(out) < n:
+            batch = list(map("t%d".__mod__, range(self.counter + 1, self.counter + 1 + n - len(out))))
+            self.counter += len(batch)
+            out += [t for t in batch if t not in used]
+        used.update(out)
+        return out
 
 
 def coefficient(c):
@@ -261,20 +271,6 @@ def coefficient(c):
 def constant(c):
     """The number ``c`` as an expression of the program: a literal, negated when ``c < 0``."""
     return coefficient(c) if c >= 0 else ("-", coefficient(c))
-
-
-def _negation(expr) -> tuple:
-    return ("-", expr)
-
-
-def _product(c, expr) -> tuple:
-    product = ("*", coefficient(c), expr)
-    return product if c > 0 else ("-", product)
-
-
-def _scaled(c, expr):
-    """``c*expr`` (:func:`~hornermcts.cost.counting.scaled`): the literal ``|c|`` first, the sign outside."""
-    return scaled(c, expr, _negation, _product)
 
 
 def names_in(expr, into: set) -> set:
@@ -375,10 +371,14 @@ class Program:
         self.name = name
         self.inputs = [(s, names.take(str(s))) for s in input_symbols(obj, args)]
         local = dict(self.inputs)
-        self.pieces: list = []
-        self.steps: list = []
-        self.outputs: list = []
-        self._step_reads: list = []  # the locals each step reads, made with it (see reads())
+        self.table = Expressions()  # every statement's and output's expression, every local's name
+        for _, loc in self.inputs:
+            self.table.name(loc)
+        self._pieces: list = []
+        self._steps: list[tuple[str, int]] = []  # (local, entry)
+        self._outputs: list[int] = []
+        self._rendered: Rendered | None = None
+        self._piece_entries: list[int] | None = None
         self.count = OpCount()
         walks = [d.walk() for d in dags]
         self.n_nodes = sum(len(w) for w in walks)
@@ -393,7 +393,8 @@ class Program:
                     piece = dag.opaque[s]
                     if piece not in piece_local:
                         piece_local[piece] = names.take(str(s))
-                        self.pieces.append((piece_local[piece], piece.xreplace(symbols)))
+                        self.table.name(piece_local[piece])
+                        self._pieces.append((piece_local[piece], piece.xreplace(symbols)))
                         self.count += expression_count(piece)
                     sym_local[s] = piece_local[piece]
                 else:
@@ -406,111 +407,46 @@ class Program:
                 needed.setdefault(var_local[var], set()).update(exponents)
         power: dict = {(loc, 1): loc for loc in needed}
         plan = list(power_steps(needed))
+        table = self.table
         for loc, n, a, b in plan:
             sym = names.take(f"{loc}_{n}")
-            self.steps.append((sym, ("*", power[loc, a], power[loc, b])))
-            self._step_reads.append((power[loc, a], power[loc, b]))
+            table.name(sym)
+            operands = (table.leaf(LOCAL, table.name(power[loc, a])), table.leaf(LOCAL, table.name(power[loc, b])))
+            self._steps.append((sym, table.add(MUL, operands)))
             power[loc, n] = sym
         self.count += charge(power_steps=len(plan))
         lowered = iter(zip(dags, walks, var_locals))
         with paused():  # many small tuples, no cycles: the collector's passes would find nothing
             for result_as_written in written:  # the outputs in the order of the items
                 if result_as_written is None:
-                    self.outputs += self._lower(*next(lowered), power, names)
+                    self._outputs += self._lower(*next(lowered), power, names)
                 else:
-                    self.outputs += self._lower_written(result_as_written, names)
+                    self._outputs += map(table.encode, self._lower_written(result_as_written, names))
 
     @property
     def ops(self) -> int:
         """Operations of the program in FORM's model (what the header states)."""
         return self.count.total
 
-    def _lower(self, dag: Dag, walk, var_local: list, power: dict, names: _Names) -> list:
-        """The expressions of every output of ``dag``; the temporaries go to ``self.steps``.
+    def _lower(self, dag: Dag, walk, var_local: list, power: dict, names: _Names) -> list[int]:
+        """The entries of every output of ``dag``; its temporaries go to the steps, named here
+        (:func:`~hornermcts.codegen.lowering.lower_dag`: one compiled pass over the nodes)."""
 
-        The hot loop of code generation: one pass over the nodes, small
-        tuples, no SymPy, no call for the commonest cases (a sum's operand with
-        coefficient 1, a product; a scaled operand goes through the one rule,
-        :func:`_scaled`); ``ref`` and ``weight`` are lists by node id, read
-        faster than dicts.  The operations are tallied by
-        kind on the way and priced by :func:`~hornermcts.cost.counting.charge`.
-        """
-        uses = dag.uses()
-        roots = {node for _, node in dag.roots}
-        ref: list = [None] * len(dag.nodes)
-        weight = [0] * len(dag.nodes)
-        reads: list = [()] * len(dag.nodes)  # the locals in ref[id], with repeats (see reads())
-        adds = mults = signs = 0
-        step, step_reads = self.steps.append, self._step_reads.append
-        temporary = names.temporary
-        int_ = int
-        for node_id, node in walk:
-            kind = type(node)
-            if kind is Add:
-                _, (c1, a), (c2, b) = node
-                adds += 1
-                w = 1
-                if a == ONE:
-                    x = (c1 if c1 >= 0 else ("-", -c1)) if type(c1) is int_ else constant(c1)  # constant(c1)
-                else:
-                    x = ref[a]
-                    w += weight[a]
-                    if c1 != 1:
-                        signs += bool(c1 < 0)  # (a SymPy Float compares to a SymPy boolean)
-                        x = _scaled(c1, x)
-                        if c1 != -1:
-                            w += 1
-                            mults += 1
-                if b == ONE:
-                    y = (c2 if c2 >= 0 else ("-", -c2)) if type(c2) is int_ else constant(c2)  # constant(c2)
-                else:
-                    y = ref[b]
-                    w += weight[b]
-                    if c2 != 1:
-                        signs += bool(c2 < 0)
-                        y = _scaled(c2, y)
-                        if c2 != -1:
-                            w += 1
-                            mults += 1
-                expr = ("+", x, y)
-                read = reads[a] + reads[b]
-            elif kind is Mul:
-                _, a, b = node
-                expr = ("*", ref[a], ref[b])
-                w = 1 + weight[a] + weight[b]
-                mults += 1
-                read = reads[a] + reads[b]
-            elif kind is Pow:
-                _, var, n = node
-                loc = var_local[var]
-                ref[node_id] = loc = loc if n == 1 else power[loc, n]
-                reads[node_id] = (loc,)
-                continue
-            elif kind is Scale:
-                _, c, a = node
-                expr = _scaled(c, ref[a])
-                w = 1 + weight[a]
-                mults += 1
-                read = reads[a]
-            else:  # the constant 1: operands write it as a number
-                continue
-            if uses[node_id] > 1 or (w > MAX_INLINE and node_id not in roots):
-                sym = temporary()
-                step((sym, expr))
-                step_reads(read)
-                ref[node_id], reads[node_id] = sym, (sym,)
-            else:
-                ref[node_id], weight[node_id], reads[node_id] = expr, w, read
-        outputs = []
-        for c, node in dag.roots:
-            outputs.append(constant(c) if node == ONE else _scaled(c, ref[node]))
-            if node != ONE:
-                mults, signs = mults + (not is_unit(c)), signs + bool(c < 0)
-        self.count += charge(additions=adds, multiplications=mults, negations=signs)
-        return outputs
+        def local_of_power(var: int, n: int):
+            return var_local[var] if n == 1 else power.get((var_local[var], n))
+
+        lowered = lower_dag(dag, walk, local_of_power, self.table, coefficient, MAX_INLINE)
+        temporaries = names.temporaries(len(lowered.statements))
+        first = len(self.table.names)
+        self.table.names += temporaries
+        self.table.name_id.update(zip(temporaries, range(first, first + len(temporaries))))
+        self._steps += zip(temporaries, lowered.statements)
+        self.count += charge(additions=lowered.additions, multiplications=lowered.multiplications,
+                             negations=lowered.negations)
+        return lowered.outputs
 
     def _lower_written(self, written, names: _Names) -> list:
-        """The outputs of a result as written, its steps to ``self.steps``: its assignments in order, in light form.
+        """The outputs of a result as written (light tuples), its steps to the program's: its assignments in order.
 
         Sums and products become ``+``/``*`` tuples, a quotient ``("/", a,
         b)``, an integer power repeated squaring (each square a temporary);
@@ -525,7 +461,11 @@ class Program:
             raise OptionError(f"cannot generate code for the undefined function(s) "
                               f"{', '.join(sorted({str(c.func) for c in calls}))}: no language can evaluate them")
         ref = {s: loc for s, loc in self.inputs}
-        steps, temporary = self.steps, names.temporary
+        temporary, encode = names.temporary, self.table.encode
+
+        def step(t: str, light) -> None:
+            self.table.name(t)
+            self._steps.append((t, encode(light)))
 
         def local(e) -> str:
             """A local holding ``e``'s value (a step when it is not one already)."""
@@ -533,7 +473,7 @@ class Program:
             if type(light) is str:
                 return light
             t = temporary()
-            steps.append((t, light))
+            step(t, light)
             return t
 
         def power(base, n: int):
@@ -545,7 +485,7 @@ class Program:
                 if not n:
                     return out
                 t = temporary()
-                steps.append((t, ("*", square, square)))
+                step(t, ("*", square, square))
                 square = t
 
         def chain(factors: list):
@@ -586,7 +526,7 @@ class Program:
                 return power(e.base, n) if n > 0 else ("/", 1, power(e.base, -n))
             value = e if e.is_Number or e.is_NumberSymbol else piece(e)
             t = temporary()  # a SymPy piece is a statement of its own: each language prints it whole
-            steps.append((t, value))
+            step(t, value)
             return t
 
         for t, rhs in written.statements:
@@ -621,8 +561,8 @@ class Program:
         ...
         hornermcts.errors.OptionError: cannot write C code for the complex value(s) I: ...
         """
-        sympy_steps = [expr for _, expr in self.steps if isinstance(expr, sympy.Basic)]
-        found = [expr for expr in [e for _, e in self.pieces] + sympy_steps
+        sympy_steps = [expr for expr in self.table.pieces if isinstance(expr, sympy.Basic)]
+        found = [expr for expr in [e for _, e in self.pieces if isinstance(e, sympy.Basic)] + sympy_steps
                  if expr.has(sympy.I) or expr.is_extended_real is False]
         if found:
             raise OptionError(f"cannot write {language} code for the complex value(s) "
@@ -633,32 +573,122 @@ class Program:
     def piece_lines(self) -> list[str]:
         return [shown(f"{loc} = {expr}") for loc, expr in self.pieces]
 
-    def reads(self) -> tuple[list, set]:
-        """The locals each statement of ``pieces + steps`` reads (a collection each, repeats allowed), and the outputs.
+    # ------------------------------------------------------------- the statements
+    @property
+    def pieces(self) -> list:
+        """``[(local, expression)]`` of the opaque pieces (SymPy, or a compensated pair of one)."""
+        return self._pieces
 
-        The steps' are made with them (:meth:`_lower`: a pass of
-        :func:`names_in` over the statements took as long as making them),
-        they stay true when :func:`~hornermcts.codegen.compensated.compensate`
-        rewrites the statements (the same locals in pairs); steps set
-        otherwise are read by :func:`names_in`.
-        """
-        if len(self._step_reads) != len(self.steps):
-            self._step_reads = [names_in(expr, set()) for _, expr in self.steps]
-        return ([names_in(expr, set()) for _, expr in self.pieces] + self._step_reads,
-                names_in(("outputs", *self.outputs), set()))
+    @pieces.setter
+    def pieces(self, value: list) -> None:
+        self._pieces, self._rendered = list(value), None
+
+    @property
+    def steps(self) -> list:
+        """``[(local, light expression)]`` of the steps (made from their entries of :attr:`table`)."""
+        return list(zip([loc for loc, _ in self._steps], self.table.decode_all([e for _, e in self._steps])))
+
+    @steps.setter
+    def steps(self, value: list) -> None:
+        self._steps, self._rendered = [(loc, self.table.encode(e)) for loc, e in value], None
+
+    @property
+    def outputs(self) -> list:
+        """``[light expression]``, one per output (made from their entries of :attr:`table`)."""
+        return self.table.decode_all(self._outputs)
+
+    @outputs.setter
+    def outputs(self, value: list) -> None:
+        self._outputs, self._rendered = [self.table.encode(e) for e in value], None
+
+    @property
+    def n_statements(self) -> int:
+        """Statements: pieces and steps."""
+        return len(self._pieces) + len(self._steps)
+
+    @property
+    def output_count(self) -> int:
+        """Outputs."""
+        return len(self._outputs)
+
+    def statement_locals(self) -> list[str]:
+        """The local each statement (``pieces + steps``) sets."""
+        return [loc for loc, _ in self._pieces] + [loc for loc, _ in self._steps]
+
+    def statement_ids(self) -> np.ndarray:
+        """The id in :attr:`table` of the local each statement sets."""
+        return np.fromiter(map(self.table.name, self.statement_locals()), np.int64, self.n_statements)
+
+    def step_entries(self) -> list[tuple[str, int]]:
+        """``[(local, entry)]`` of the steps."""
+        return list(self._steps)
+
+    def output_entries(self) -> list[int]:
+        """The entry of each output."""
+        return list(self._outputs)
+
+    def set_entries(self, pieces: list, steps: list[tuple[str, int]], outputs: list[int]) -> None:
+        """Replace the statements: ``pieces`` ``[(local, expression)]``, ``steps`` ``[(local, entry)]`` and
+        ``outputs`` ``[entry]`` of :attr:`table` (a rewrite, :func:`~hornermcts.codegen.compensated.compensate`)."""
+        self._pieces, self._steps, self._outputs, self._rendered = list(pieces), list(steps), list(outputs), None
+
+    def step_pieces(self) -> list:
+        """Per step: its SymPy expression when it is a piece (a call of a result as written), else None."""
+        op, first, _, kids = self.table.arrays()
+        return [self.table.pieces[kids[first[e]]] if op[e] == PIECE else None for _, e in self._steps]
+
+    def statement_entries(self) -> list[int]:
+        """The entry of each statement (``pieces + steps``) in :attr:`table`."""
+        if self._piece_entries is None or self._rendered is None:
+            self._piece_entries = [self.table.encode(e) for _, e in self._pieces]
+        return self._piece_entries + [e for _, e in self._steps]
+
+    def rendered(self) -> Rendered:
+        """The token stream of every statement (``pieces + steps``), then of every output (:func:`render`)."""
+        if self._rendered is None:
+            self._rendered = render(self.table, self.statement_entries() + self._outputs)
+        return self._rendered
+
+    def texts(self, literal, pair: str, neg_one: str, piece_text, names: dict | None = None) -> tuple[list, list]:
+        """The text of each statement and of each output in a language: ``literal(value)`` writes a literal,
+        ``pair`` opens a pair, ``neg_one`` is ``-1``, ``piece_text(expression)`` prints a piece, ``names`` maps
+        a local to its text where it is not its own name (C: ``t[3]``)."""
+        locals_ = self.table.names if not names else [names.get(n, n) for n in self.table.names]
+        out = self.rendered().texts(self.table, literal, locals_, pair, neg_one, piece_text)
+        return out[:self.n_statements], out[self.n_statements:]
+
+    def read_arrays(self) -> tuple:
+        """``(roots, names)``: statement or output ``roots[k]`` (outputs after the statements) reads the local
+        ``table.names[names[k]]``; a piece reads the names of its symbols."""
+        rendered = self.rendered()
+        roots, names = rendered.read_roots, rendered.read_names
+        in_piece = names < 0
+        if not in_piece.any():
+            return roots, names
+        extra = [(root, self.table.name(s.name)) for root, p in zip(roots[in_piece].tolist(), names[in_piece].tolist())
+                 for s in self.table.pieces[-1 - p].free_symbols]
+        extra_roots, extra_names = (np.array(v, np.int64).reshape(-1) for v in (zip(*extra) if extra else ([], [])))
+        return np.concatenate([roots[~in_piece], extra_roots]), np.concatenate([names[~in_piece], extra_names])
+
+    def reads(self) -> tuple[list, set]:
+        """The locals each statement of ``pieces + steps`` reads (a set of names each), and the outputs (a set)."""
+        roots, names = self.read_arrays()
+        found: list[set] = [set() for _ in range(self.n_statements + 1)]
+        local = self.table.names
+        for root, name in zip(np.minimum(roots, self.n_statements).tolist(), names.tolist()):
+            found[root].add(local[name])
+        return found[:-1], found[-1]
 
     def last_uses(self) -> dict[int, list]:
         """``{statement index: [temporaries last read there]}`` (outputs read at the end)."""
-        temps = {sym for sym, _ in self.steps} | {sym for sym, _ in self.pieces}
-        last: dict = {}
-        reads, output_reads = self.reads()
-        for k, names in enumerate(reads):
-            for s in names:
-                if s in temps:
-                    last[s] = k
-        for s in output_reads:
-            last.pop(s, None)
+        roots, names = self.read_arrays()
+        n = self.n_statements
+        defined = self.statement_ids()
+        last = np.full(len(self.table.names), -1, np.int64)
+        np.maximum.at(last, names, np.where(roots < n, roots, n))
+        temporaries = np.zeros(len(last), np.bool_)
+        temporaries[defined] = True
         by_index: dict[int, list] = {}
-        for s, k in last.items():
-            by_index.setdefault(k, []).append(s)
+        for name in np.flatnonzero(temporaries & (last >= 0) & (last < n)).tolist():
+            by_index.setdefault(int(last[name]), []).append(self.table.names[name])
         return by_index

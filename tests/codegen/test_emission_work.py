@@ -3,7 +3,7 @@
 The speed itself is measured by ``benchmarks/emission_speed.py``; these
 tests check what the speed rests on: the DAG's walk is made once and
 remembered until the DAG changes, and the locals each statement reads,
-recorded while the program is built, are those :func:`names_in` finds.
+recorded by the pass that writes the text, are those :func:`names_in` finds.
 """
 from __future__ import annotations
 
@@ -32,19 +32,19 @@ def test_walk_is_remembered_until_the_dag_changes():
 def _step_reads(prog: Program) -> list[set]:
     reads, outputs = prog.reads()
     assert outputs == names_in(("outputs", *prog.outputs), set())
-    return [set(r) for r in reads]
+    return reads
 
 
-def test_recorded_reads_are_those_of_the_statements():
+def test_reads_of_the_written_statements_are_those_of_the_statements():
     # shared scaled operands (scale nodes), negations, powers, an opaque piece, two outputs
     poly = random_polynomial(4, 60, max_degree=4, seed=3)
     x, y, z = sympy.symbols("x y z")
     expr = poly.to_sympy() + 3 * x * sympy.sin(z) - 2 * y * sympy.sin(z)
     results = [optimize(expr, preset="fast", progress=None), optimize(poly, preset="fast", progress=None)]
     prog = Program(results, "f")
-    assert prog.pieces and prog._step_reads  # recorded while built, not found afterwards
+    assert prog.pieces  # read from the token pass (render), which writes the text
     expected = [names_in(e, set()) for _, e in prog.pieces + prog.steps]
     assert _step_reads(prog) == expected
     assert _step_reads(compensate(prog)) == expected  # the same locals, in pairs
-    prog.steps = prog.steps[:-1]  # steps set otherwise: read from the statements
+    prog.steps = prog.steps[:-1]  # steps set otherwise: read again
     assert _step_reads(prog) == [names_in(e, set()) for _, e in prog.pieces + prog.steps]

@@ -1,0 +1,175 @@
+"""The expressions of a program as arrays: an operation code and operands per entry, shared by every language.
+
+A :class:`~hornermcts.codegen.program.Program`'s statements and outputs are
+entries of one :class:`Expressions` table: entry ``e`` is the operation
+``op[e]`` of its operands ``kids[first[e]:first[e] + count[e]]``:
+
+* :data:`LOCAL` (a name's id in ``names``), :data:`LITERAL` (an exact
+  coefficient's id in ``literals``, never negative), :data:`PIECE` (a SymPy
+  expression's id in ``pieces``, printed by each language's printer): leaves;
+* :data:`NEG` ``-a``, :data:`MUL` ``a*b``, :data:`DIV` ``a/b``, :data:`ADD`
+  ``a + b + ...`` of entries;
+* :data:`CALL`: a function of the double-double runtime (its name's id in
+  ``calls``, then the arguments' entries).
+
+The DAG's nodes are lowered into the table by a compiled loop
+(:mod:`hornermcts.codegen.lowering`), the rest (powers, results as written,
+the compensated rewrite) through the light tuples of
+:func:`~hornermcts.codegen.program.as_sympy`'s form, by :meth:`Expressions.encode`;
+:meth:`Expressions.decode` gives an entry back as such a tuple.  Every
+language writes the entries with :mod:`hornermcts.codegen.render`.
+
+>>> table = Expressions()
+>>> e = table.encode(("+", ("*", 2, "x"), ("-", "y")))
+>>> table.decode(e), table.op[e] == ADD
+(('+', ('*', 2, 'x'), ('-', 'y')), True)
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+
+__all__ = ["Expressions", "LOCAL", "LITERAL", "NEG", "MUL", "ADD", "DIV", "CALL", "PIECE"]
+
+LOCAL, LITERAL, NEG, MUL, ADD, DIV, CALL, PIECE = range(8)
+
+#: The tuple tags of the operations with entry operands.
+TAGS = {"-": NEG, "*": MUL, "+": ADD, "/": DIV}
+_TAG_OF = {op: tag for tag, op in TAGS.items()}
+
+
+class Expressions:
+    """A table of expression entries (see the module docstring), with its names, literals, calls and pieces.
+
+    Entries are appended one by one (:meth:`add`, :meth:`encode`) or many at
+    once (:meth:`extend`, the lowered DAG); :meth:`arrays` gives the table
+    as NumPy arrays for the compiled passes.
+    """
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.name_id: dict[str, int] = {}
+        self.literals: list = []
+        self.literal_id: dict = {}
+        self.calls: list[str] = []
+        self.call_id: dict[str, int] = {}
+        self.pieces: list = []
+        self._chunks: list[tuple] = []  # (op, first, count, kids) arrays of entries appended in bulk
+        self._op: list[int] = []  # entries appended one by one, after the chunks
+        self._first: list[int] = []
+        self._count: list[int] = []
+        self._kids: list[int] = []
+        self.size = 0  # entries
+        self.n_kids = 0
+        self._arrays: tuple | None = None
+        self._leaf: dict[tuple, int] = {}  # (op, id) -> its entry: each leaf once
+
+    # ------------------------------------------------------------- tables
+    def name(self, text: str) -> int:
+        """The id of the local ``text``, added if new."""
+        found = self.name_id.get(text)
+        if found is None:
+            found = self.name_id[text] = len(self.names)
+            self.names.append(text)
+        return found
+
+    def literal(self, value) -> int:
+        """The id of the exact coefficient ``value`` (an ``int`` or ``Fraction``, not negative), added if new."""
+        found = self.literal_id.get(value)
+        if found is None:
+            found = self.literal_id[value] = len(self.literals)
+            self.literals.append(value)
+        return found
+
+    def call(self, name: str) -> int:
+        """The id of the runtime function ``name``, added if new."""
+        found = self.call_id.get(name)
+        if found is None:
+            found = self.call_id[name] = len(self.calls)
+            self.calls.append(name)
+        return found
+
+    # ------------------------------------------------------------- entries
+    def add(self, op: int, kids) -> int:
+        """A new entry ``op`` of ``kids``; its id."""
+        self._op.append(op)
+        self._first.append(self.n_kids)
+        self._count.append(len(kids))
+        self._kids.extend(kids)
+        self.n_kids += len(kids)
+        self.size += 1
+        self._arrays = None
+        return self.size - 1
+
+    def leaf(self, op: int, ident: int) -> int:
+        """The entry of a leaf (:data:`LOCAL` name, :data:`LITERAL`, :data:`PIECE`), each made once."""
+        found = self._leaf.get((op, ident))
+        if found is None:
+            found = self._leaf[op, ident] = self.add(op, (ident,))
+        return found
+
+    def extend(self, op, first, count, kids) -> None:
+        """Append entries made elsewhere (their ids and operands already counted from :attr:`size`, :attr:`n_kids`)."""
+        self._flush()
+        self._chunks.append((op, first, count, kids))
+        self.size += len(op)
+        self.n_kids += len(kids)
+        self._arrays = None
+
+    def _flush(self) -> None:
+        if self._op:
+            self._chunks.append((np.array(self._op, np.int8), np.array(self._first, np.int64),
+                                 np.array(self._count, np.int64), np.array(self._kids, np.int64)))
+            self._op, self._first, self._count, self._kids = [], [], [], []
+
+    def arrays(self) -> tuple:
+        """``(op, first, count, kids)``: the table as NumPy arrays (int8, int64, int64, int64)."""
+        if self._arrays is None:
+            self._flush()
+            if len(self._chunks) != 1:
+                parts = list(zip(*self._chunks)) or [[np.zeros(0, t)] for t in (np.int8, np.int64, np.int64, np.int64)]
+                self._chunks = [tuple(np.concatenate(p) for p in parts)]
+            self._arrays = self._chunks[0]
+        return self._arrays
+
+    @property
+    def op(self) -> np.ndarray:
+        return self.arrays()[0]
+
+    # ------------------------------------------------------------- light tuples
+    def encode(self, expr) -> int:
+        """The entry of a light expression: a local (``str``), a literal, a tuple, or a SymPy piece."""
+        t = type(expr)
+        if t is str:
+            return self.leaf(LOCAL, self.name(expr))
+        if t is int or t is Fraction:
+            return self.leaf(LITERAL, self.literal(expr))
+        if t is not tuple:
+            self.pieces.append(expr)
+            return self.add(PIECE, (len(self.pieces) - 1,))
+        if expr[0] == "call":
+            return self.add(CALL, (self.call(expr[1]), *map(self.encode, expr[2:])))
+        return self.add(TAGS[expr[0]], tuple(map(self.encode, expr[1:])))
+
+    def decode(self, entry: int):
+        """The light expression of ``entry`` (the inverse of :meth:`encode`)."""
+        op, first, count, kids = self.arrays()
+        return self._decoded(int(entry), op.tolist(), first.tolist(), count.tolist(), kids.tolist())
+
+    def decode_all(self, entries) -> list:
+        """:meth:`decode` of each entry."""
+        op, first, count, kids = (a.tolist() for a in self.arrays())
+        return [self._decoded(int(e), op, first, count, kids) for e in entries]
+
+    def _decoded(self, e: int, op: list, first: list, count: list, kids: list):
+        code, args = op[e], kids[first[e]:first[e] + count[e]]
+        if code == LOCAL:
+            return self.names[args[0]]
+        if code == LITERAL:
+            return self.literals[args[0]]
+        if code == PIECE:
+            return self.pieces[args[0]]
+        if code == CALL:
+            return ("call", self.calls[args[0]], *(self._decoded(a, op, first, count, kids) for a in args[1:]))
+        return (_TAG_OF[code], *(self._decoded(a, op, first, count, kids) for a in args))
