@@ -3,10 +3,10 @@
 Every generator takes a :class:`~hornermcts.dag.Dag`, an
 :class:`~hornermcts.pipeline.OptimizeResult` (its ``.dag``) or a list of them
 (independent outputs evaluated by one function), and writes the code one
-statement per temporary (the arithmetic by plain string joins,
-:class:`~hornermcts.codegen.printing.Writer`; the opaque pieces by SymPy's
-printers ``C99CodePrinter``, ``PythonCodePrinter``, ``NumPyPrinter``,
-``FCodePrinter``):
+statement per temporary (the arithmetic by compiled passes over arrays,
+:mod:`~hornermcts.codegen.lowering` and :mod:`~hornermcts.codegen.render`;
+the opaque pieces by SymPy's printers ``C99CodePrinter``,
+``PythonCodePrinter``, ``NumPyPrinter``, ``FCodePrinter``):
 
 * the opaque pieces (placeholders for ``sin(y)``, ``1/z``, ...) are computed
   first from the input variables;
@@ -43,6 +43,10 @@ Layout
 ``program``
     The language-independent program built from the delivered DAGs
     (:class:`~hornermcts.codegen.program.Program`), :func:`input_symbols`.
+``expressions``, ``lowering``, ``render``
+    The program's expressions as arrays (operation codes and operands); the
+    DAG lowered into them by one compiled pass; their text, written by one
+    compiled pass into tokens that each language's words join.
 ``literals``
     Exact coefficients and their literals in each language and precision.
 ``compensated``
@@ -60,7 +64,7 @@ Layout
     :func:`to_c`'s ``block``), on every core for large calls (``workers=``),
     bit-identical to the single-point function.
 ``precision``, ``printing``
-    The precisions and their check; the writer of the statements, what the printers share.
+    The precisions and their check; what the printers share.
 
 Examples
 --------

@@ -356,17 +356,21 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     n_parts, stored, n_stored = layout.n_parts, layout.stored, max(len(layout.stored), 1)
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
     texts, results = _texts(prog, printer, lanes, layout.piece_statements)
-    inputs = dict((loc, k) for k, (_, loc) in enumerate(prog.inputs))
+    input_line = [f"   const {input_type} {loc} = x[{k}];" for k, (_, loc) in enumerate(prog.inputs)]
 
-    def input_lines(used) -> list[str]:
-        return [f"   const {input_type} {loc} = x[{k}];" for loc, k in inputs.items() if loc in used]
+    def input_lines(used: np.ndarray) -> list[str]:
+        return [input_line[k] for k in np.flatnonzero(used).tolist()]
 
-    def statement(k: int, sym: str) -> str:
+    def lane_piece(k: int, sym: str) -> str:  # computed lane by lane
         target = printer.storage.get(sym)
-        if k not in layout.piece_statements or not lanes:
-            return f"   {target} = {texts[k]};" if target else f"   const {ctype} {sym} = {texts[k]};"
         head = "" if target else f"   {ctype} {sym};\n"
         return f"{head}   for (int k = 0; k < {lanes}; ++k)\n      {target or sym}[k] = {texts[k]};"
+
+    def statements(start: int, stop: int) -> list[str]:
+        stored_as, by_lanes = printer.storage, layout.piece_statements if lanes else ()
+        return [lane_piece(k, sym) if k in by_lanes else f"   {stored_as[sym]} = {text};" if sym in stored_as
+                else f"   const {ctype} {sym} = {text};"
+                for k, sym, text in zip(range(start, stop), symbols[start:stop], texts[start:stop])]
 
     symbols = prog.statement_locals()
     lines: list[str] = []
@@ -376,7 +380,7 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
         for p, (start, stop) in enumerate(layout.bounds):
             lines.append(f"HM_NOINLINE static void {fname}_part{p}(const {xtype} *x, {ctype} *t) {{")
             lines += input_lines(layout.inputs_read[p])
-            lines += [statement(k, symbols[k]) for k in range(start, stop)]
+            lines += statements(start, stop)
             lines += ["}", ""]
         if grouped:
             tail = f"{ctype} {fname}_final(const {xtype} *x, const {ctype} *t)" if len(results) == 1 else \
@@ -389,8 +393,8 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
         lines += input_lines(layout.inputs_read[n_parts])
     else:
         lines.append(signature + " {")
-        lines += input_lines(set().union(*layout.inputs_read))
-        lines += [statement(k, sym) for k, sym in enumerate(symbols)]
+        lines += input_lines(layout.inputs_read.any(axis=0))
+        lines += statements(0, len(symbols))
 
     def value(j: int) -> str:  # a constant output is broadcast to every lane
         return f"{VECTOR_SPLAT}({results[j]})" if lanes and j in layout.constant_outputs else results[j]
@@ -425,7 +429,7 @@ class _Layout:
     ``bounds`` ``[(start, stop)]`` of each part's statements; ``stored``
     ``{local: k}``: the statements' locals read by another part or by an
     output, kept in ``t[k]`` (in the order of the statements);
-    ``inputs_read[p]`` the inputs read by part ``p`` (``inputs_read[n_parts]``:
+    ``inputs_read[p, k]`` whether part ``p`` reads input ``k`` (``inputs_read[n_parts]``:
     by the outputs); ``piece_statements`` the indices of the statements that
     are pieces (printed by the printer, lane by lane in blocked code);
     ``constant_outputs`` the outputs that read no local.
@@ -447,15 +451,15 @@ class _Layout:
         reader_part = part[np.minimum(roots, size)]
         if n_parts > 1:
             writer = statement_of[names]
-            shared = np.unique(writer[(writer >= 0) & (part[np.maximum(writer, 0)] != reader_part)])
-            self.stored = {table.names[defined[k]]: j for j, k in enumerate(shared.tolist())}
+            shared = np.zeros(size, np.bool_)
+            shared[writer[(writer >= 0) & (part[np.maximum(writer, 0)] != reader_part)]] = True
+            self.stored = dict(zip(map(table.names.__getitem__, defined[shared].tolist()), range(size)))
         input_ids = [table.name(loc) for _, loc in prog.inputs]
-        is_input = np.zeros(len(table.names), np.bool_)
-        is_input[input_ids] = True
-        self.inputs_read: list[set] = [set() for _ in range(n_parts + 1)]
-        read = is_input[names]
-        for key in np.unique(reader_part[read] * len(table.names) + names[read]).tolist():
-            self.inputs_read[key // len(table.names)].add(table.names[key % len(table.names)])
+        input_of = np.full(len(table.names), -1, np.int64)  # a name's index among the inputs
+        input_of[input_ids] = np.arange(len(input_ids))
+        self.inputs_read = np.zeros((n_parts + 1, len(input_ids)), np.bool_)
+        read = input_of[names] >= 0
+        self.inputs_read[reader_part[read], input_of[names[read]]] = True
         op, first, _, kids = table.arrays()
         entries = np.array(prog.statement_entries(), np.int64)
         code, at = op[entries], first[entries]

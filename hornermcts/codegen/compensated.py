@@ -217,20 +217,22 @@ def compensate(prog: Program) -> Program:
     calls = np.array([table.call(c) for c in _CALLS], np.int64)
     literals = _literal_entries(table)
     steps = prog.step_pieces()
-    roots = np.array([e for (_, e), piece in zip(prog.step_entries(), steps) if piece is None] + prog.output_entries(),
+    roots = np.array([e for e, piece in zip(prog.step_entries(), steps) if piece is None] + prog.output_entries(),
                      np.int64)
     op, first, count, kids = table.arrays()
     capacity, done = 64 + 4 * (len(kids) + len(roots)), False
     while not done:
-        made, results, is_pair, failed, done = _rewrite(
-            op, first, count, kids, roots, pair_name, *literals, calls, table.size, table.n_kids,
-            capacity)
+        made, results, is_pair, failed, done = _rewrite(op, first, count, kids, roots, pair_name, *literals, calls,
+                                                        table.size, capacity)
         if failed >= 0:
             raise OptionError(f"cannot write {as_sympy(table.decode(failed))} in double-double arithmetic: compensated "
                               f"precision covers sums and products (use precision='double' or 'long double')")
         capacity *= 2
-    table.extend(*made)
-    results_list, pairs = results.tolist(), is_pair.tolist()
+    made = made[1:made[0, 0] + 1]
+    n_kids = made[:, 4]
+    table.extend(made[:, 0].astype(np.int8), table.n_kids + np.cumsum(n_kids) - n_kids, n_kids,
+                 made[:, 1:4][np.arange(3) < n_kids[:, None]])
+    results_list, results_pair = results.tolist(), is_pair.tolist()
     arithmetic = iter(results_list)
     zero = literals[-1]
 
@@ -240,10 +242,9 @@ def compensate(prog: Program) -> Program:
         return table.add(CALL, (table.call("dd_pair"), table.encode(expr.xreplace(rounded)), zero))
 
     prog.set_entries([(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces],
-                     [(loc, next(arithmetic) if expr is None else piece(expr))
-                      for (loc, _), expr in zip(prog.step_entries(), steps)],
+                     [next(arithmetic) if expr is None else piece(expr) for expr in steps],
                      [table.add(CALL, (table.call("dd_round"), e)) if pair else e
-                      for e, pair in zip(results_list[-prog.output_count:], pairs[-prog.output_count:])]
+                      for e, pair in zip(results_list[-prog.output_count:], results_pair[-prog.output_count:])]
                      if prog.output_count else [])
     return prog
 
@@ -271,41 +272,39 @@ _EVAL, _SUM, _PRODUCT, _QUOTIENT = range(4)
 
 
 @njit(cache=True)
-def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, minus_pair, zero, calls, entry0, kid0,
+def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, minus_pair, zero, calls, entry0,
              capacity):
-    """The double-double entries of ``roots`` (see :func:`compensate`): the new entries (to append to the
-    table), each root's entry and whether it is a pair, the first entry it cannot rewrite (-1: none), and
-    False when ``capacity`` was too small.  An explicit stack of tasks, a stack of values ``(entry, pair)``."""
-    new_op, new_first = np.empty(capacity, np.int8), np.empty(capacity, np.int64)
-    new_count, new_kids = np.empty(capacity, np.int64), np.empty(2 * capacity, np.int64)
-    at = np.zeros(2, np.int64)  # entries, kids
+    """The double-double entries of ``roots`` (see :func:`compensate`): the new entries (rows ``(op, kid, kid,
+    kid, kids)``, their count in row 0), each root's entry and whether it is a pair, the first entry it cannot
+    rewrite (-1: none), and False when ``capacity`` was too small.  An explicit stack of tasks, a stack of
+    values ``(entry, pair)``."""
+    made = np.empty((capacity + 1, 5), np.int64)
+    made[0, 0] = 0
     results, is_pair = np.empty(len(roots), np.int64), np.empty(len(roots), np.bool_)
     task = np.empty(capacity, np.int64)  # (kind, entry, sign) triples
     value = np.empty(capacity, np.int64)  # (entry, pair) pairs
-    made = (new_op[:0], new_first[:0], new_count[:0], new_kids[:0])
     for r in range(len(roots)):
         task[0], task[1], task[2] = _EVAL, roots[r], 1
         top, n_values = 3, 0
         while top:
             top -= 3
             kind, e, sign = task[top], task[top + 1], task[top + 2]
-            if top + 3 * (3 * count[e] + 3) > capacity or at[0] + 3 > capacity or at[1] + 9 > 2 * capacity \
-                    or n_values + 2 > capacity // 2:
+            if top + 3 * (3 * count[e] + 3) > capacity or made[0, 0] + 3 > capacity or n_values + 2 > capacity // 2:
                 return made, results, is_pair, -1, False
             if kind != _EVAL:  # combine the last two values
                 n_values -= 2
                 x, px, y, py = value[2 * n_values], value[2 * n_values + 1], value[2 * n_values + 2], \
                     value[2 * n_values + 3]
                 if kind == _QUOTIENT:
-                    x = x if px else _call2(new_op, new_first, new_count, new_kids, at, entry0, kid0, calls[8], x, zero)
-                    y = y if py else _call2(new_op, new_first, new_count, new_kids, at, entry0, kid0, calls[8], y, zero)
+                    x = x if px else _made(made, entry0, CALL, calls[8], x, zero, 3)
+                    y = y if py else _made(made, entry0, CALL, calls[8], y, zero, 3)
                     fn = calls[7]
                 else:
                     if py and not px:
                         x, px, y, py = y, py, x, px
                     base = 1 if kind == _SUM else 4  # dd_add / dd_mul, then _d, then two_
                     fn = calls[base] if py else calls[base + 1] if px else calls[base + 2]
-                value[2 * n_values] = _call2(new_op, new_first, new_count, new_kids, at, entry0, kid0, fn, x, y)
+                value[2 * n_values] = _made(made, entry0, CALL, fn, x, y, 3)
                 value[2 * n_values + 1] = 1
                 n_values += 1
                 continue
@@ -314,9 +313,9 @@ def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, m
                 if sign > 0:
                     v, p = e, pair_name[kids[start]]
                 elif pair_name[kids[start]]:
-                    v, p = _call1(new_op, new_first, new_count, new_kids, at, entry0, kid0, CALL, calls[0], e), 1
+                    v, p = _made(made, entry0, CALL, calls[0], e, 0, 2), 1
                 else:
-                    v, p = _call1(new_op, new_first, new_count, new_kids, at, entry0, kid0, NEG, -1, e), 0
+                    v, p = _made(made, entry0, NEG, e, 0, 0, 1), 0
                 value[2 * n_values], value[2 * n_values + 1] = v, p
                 n_values += 1
             elif code == LITERAL:
@@ -342,33 +341,13 @@ def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, m
             else:
                 return made, results, is_pair, e, True
         results[r], is_pair[r] = value[0], value[1]
-    made = (new_op[:at[0]], new_first[:at[0]], new_count[:at[0]], new_kids[:at[1]])
     return made, results, is_pair, -1, True
 
 
 @njit(cache=True, inline="always")
-def _call1(op, first, count, kids, at, entry0, kid0, code, fn, x):
-    """A new entry: ``fn(x)`` (``code`` CALL) or ``-x`` (``code`` NEG, ``fn`` -1)."""
-    e = at[0]
-    op[e], first[e] = code, kid0 + at[1]
-    if code == CALL:
-        count[e] = 2
-        kids[at[1]], kids[at[1] + 1] = fn, x
-        at[1] += 2
-    else:
-        count[e] = 1
-        kids[at[1]] = x
-        at[1] += 1
-    at[0] += 1
-    return entry0 + e
-
-
-@njit(cache=True, inline="always")
-def _call2(op, first, count, kids, at, entry0, kid0, fn, x, y):
-    """A new entry: the call ``fn(x, y)``."""
-    e = at[0]
-    op[e], first[e], count[e] = CALL, kid0 + at[1], 3
-    kids[at[1]], kids[at[1] + 1], kids[at[1] + 2] = fn, x, y
-    at[0] += 1
-    at[1] += 3
-    return entry0 + e
+def _made(made, entry0, code, x, y, z, m):
+    """Append the entry ``code`` of the ``m`` kids ``x, y, z`` to ``made`` (its count in ``made[0, 0]``); its id."""
+    n = made[0, 0] + 1
+    made[n, 0], made[n, 1], made[n, 2], made[n, 3], made[n, 4] = code, x, y, z, m
+    made[0, 0] = n
+    return entry0 + n - 1

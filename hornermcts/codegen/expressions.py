@@ -55,14 +55,16 @@ class Expressions:
         self.calls: list[str] = []
         self.call_id: dict[str, int] = {}
         self.pieces: list = []
-        self._chunks: list[tuple] = []  # (op, first, count, kids) arrays of entries appended in bulk
-        self._op: list[int] = []  # entries appended one by one, after the chunks
+        # the entries in arrays with room to grow (op, first, count; kids), then those appended one by one since
+        self._entries = (np.zeros(64, np.int8), np.zeros(64, np.int64), np.zeros(64, np.int64))
+        self._kid_array = np.zeros(64, np.int64)
+        self._stored = self._stored_kids = 0  # entries and kids in the arrays
+        self._op: list[int] = []
         self._first: list[int] = []
         self._count: list[int] = []
         self._kids: list[int] = []
         self.size = 0  # entries
         self.n_kids = 0
-        self._arrays: tuple | None = None
         self._leaf: dict[tuple, int] = {}  # (op, id) -> its entry: each leaf once
 
     # ------------------------------------------------------------- tables
@@ -73,6 +75,11 @@ class Expressions:
             found = self.name_id[text] = len(self.names)
             self.names.append(text)
         return found
+
+    def new_names(self, texts: list[str]) -> None:
+        """Add the locals ``texts``, none of them known yet, in order (ids from ``len(names)`` on)."""
+        self.name_id.update(zip(texts, range(len(self.names), len(self.names) + len(texts))))
+        self.names += texts
 
     def literal(self, value) -> int:
         """The id of the exact coefficient ``value`` (an ``int`` or ``Fraction``, not negative), added if new."""
@@ -99,7 +106,6 @@ class Expressions:
         self._kids.extend(kids)
         self.n_kids += len(kids)
         self.size += 1
-        self._arrays = None
         return self.size - 1
 
     def leaf(self, op: int, ident: int) -> int:
@@ -112,26 +118,33 @@ class Expressions:
     def extend(self, op, first, count, kids) -> None:
         """Append entries made elsewhere (their ids and operands already counted from :attr:`size`, :attr:`n_kids`)."""
         self._flush()
-        self._chunks.append((op, first, count, kids))
+        self._store(op, first, count, kids)
         self.size += len(op)
         self.n_kids += len(kids)
-        self._arrays = None
 
     def _flush(self) -> None:
         if self._op:
-            self._chunks.append((np.array(self._op, np.int8), np.array(self._first, np.int64),
-                                 np.array(self._count, np.int64), np.array(self._kids, np.int64)))
+            self._store(self._op, self._first, self._count, self._kids)
             self._op, self._first, self._count, self._kids = [], [], [], []
 
+    def _store(self, op, first, count, kids) -> None:
+        """Copy entries into the arrays, doubling them when full."""
+        n, m = self._stored + len(op), self._stored_kids + len(kids)
+        if n > len(self._entries[0]):
+            self._entries = tuple(np.concatenate([a, np.zeros(max(n, 2 * len(a)), a.dtype)]) for a in self._entries)
+        if m > len(self._kid_array):
+            self._kid_array = np.concatenate([self._kid_array, np.zeros(max(m, 2 * len(self._kid_array)), np.int64)])
+        for array, values in zip(self._entries, (op, first, count)):
+            array[self._stored:n] = values
+        self._kid_array[self._stored_kids:m] = kids
+        self._stored, self._stored_kids = n, m
+
     def arrays(self) -> tuple:
-        """``(op, first, count, kids)``: the table as NumPy arrays (int8, int64, int64, int64)."""
-        if self._arrays is None:
-            self._flush()
-            if len(self._chunks) != 1:
-                parts = list(zip(*self._chunks)) or [[np.zeros(0, t)] for t in (np.int8, np.int64, np.int64, np.int64)]
-                self._chunks = [tuple(np.concatenate(p) for p in parts)]
-            self._arrays = self._chunks[0]
-        return self._arrays
+        """``(op, first, count, kids)``: the table as NumPy arrays (int8, int64, int64, int64; views, valid until
+        entries are added)."""
+        self._flush()
+        op, first, count = self._entries
+        return op[:self.size], first[:self.size], count[:self.size], self._kid_array[:self.n_kids]
 
     @property
     def op(self) -> np.ndarray:

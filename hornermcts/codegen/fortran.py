@@ -20,6 +20,11 @@ class FortranPrinter(FCodePrinter):
         super().__init__({"order": "none", "strict": True, "source_format": "free",
                           "standard": 2003, "name_mangling": False, "human": False})
         self.precision = precision
+        self._leads = FCodePrinter._lead.fget(self)
+
+    @property
+    def _lead(self):  # made once: the line layout asks for it two or three times per line
+        return self._leads
 
     def _print_Literal(self, expr):
         return fortran_literal(expr.value, self.precision)
@@ -103,9 +108,18 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     pending: list[str] = []  # assignments of arithmetic, laid out together
 
     def flush() -> None:
-        # FCodePrinter's layout of an assignment: lines beyond 72 characters continued with & (a line
-        # of at most 72 characters stays as it is: it ends in no blank)
-        statements.extend("  " + c.strip() if not c.startswith("  ") else c for c in printer._wrap_fortran(pending))
+        # FCodePrinter's layout of an assignment: lines beyond 72 characters continued with & (a line of at most
+        # 72 characters stays as it is: only the long ones are laid out)
+        wrapped = iter(printer._wrap_fortran([line for line in pending if len(line) > 72]))
+        for line in pending:
+            if len(line) <= 72:
+                statements.append("  " + line)
+                continue
+            c = next(wrapped)
+            statements.append("  " + c.strip())
+            while c.endswith(" &"):  # its continuation lines, indented
+                c = next(wrapped)
+                statements.append(c)
         pending.clear()
 
     for k, (_, loc) in enumerate(prog.inputs):

@@ -54,40 +54,41 @@ def node_arrays(dag: Dag) -> tuple:
     size = len(flat) // 3 + 1
     kind = np.zeros(size, np.int8)
     kind[1:] = np.fromiter(map(_KIND.__getitem__, flat[0::3]), np.int8, size - 1)
-    first, second = [None, *flat[1::3]], [None, *flat[2::3]]
     a, b = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
     ca, cb = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
     numbers: dict = {}  # the distinct coefficients, in order
     found = []
     for code in (_MUL, _ADD, _SCALE):
         at = np.flatnonzero(kind == code)
-        if not len(at):
+        n = len(at)
+        if not n:
             continue
-        take = itemgetter(*at.tolist(), 0)  # the extra index keeps a tuple for one node
-        x, y = take(first)[:-1], take(second)[:-1]
+        # node k's fields are flat[3k - 2] and flat[3k - 1]; the extra index keeps a tuple for one node
+        x = itemgetter(*(3 * at - 2).tolist(), 0)(flat)[:-1]
+        y = itemgetter(*(3 * at - 1).tolist(), 0)(flat)[:-1]
         if code == _MUL:
-            a[at], b[at] = x, y
+            a[at], b[at] = np.fromiter(x, np.int64, n), np.fromiter(y, np.int64, n)
             continue
         if code == _SCALE:
-            a[at] = y
+            a[at] = np.fromiter(y, np.int64, n)
             found.append((ca, at, x))
         else:
             x, y = list(chain.from_iterable(x)), list(chain.from_iterable(y))  # c1, a, c1, a, ...
-            a[at], b[at] = x[1::2], y[1::2]
+            a[at], b[at] = np.fromiter(x[1::2], np.int64, n), np.fromiter(y[1::2], np.int64, n)
             found += [(ca, at, x[0::2]), (cb, at, y[0::2])]
         for _, _, c in found[-2 if code == _ADD else -1:]:
             numbers.update(dict.fromkeys(c))
     index = {c: k for k, c in enumerate(numbers)}
     for target, at, c in found:
-        target[at] = list(map(index.__getitem__, c))
+        target[at] = np.fromiter(map(index.__getitem__, c), np.int64, len(at))
     return kind, a, b, ca, cb, list(index)
 
 
-def _coefficient_flags(numbers: list, table: Expressions, coefficient) -> tuple:
-    """Per distinct number: ``c == 1``, ``c == -1``, ``c > 0``, ``c >= 0``, and the entry of the literal ``|c|``."""
-    flags = np.array([(c == 1, c == -1, bool(c > 0), bool(c >= 0)) for c in numbers], np.bool_).reshape(-1, 4)
-    entries = np.array([table.leaf(LITERAL, table.literal(coefficient(c))) for c in numbers], np.int64)
-    return flags, entries
+def _coefficients(numbers: list, table: Expressions, coefficient) -> np.ndarray:
+    """Per distinct number ``c``: ``c == 1``, ``c == -1``, ``c > 0``, ``c >= 0``, the entry of the literal ``|c|``."""
+    rows = [(c == 1, c == -1, bool(c > 0), bool(c >= 0), table.leaf(LITERAL, table.literal(coefficient(c))))
+            for c in numbers]
+    return np.array(rows, np.int64).reshape(-1, 5)
 
 
 def lower_dag(dag: Dag, walk, local_of_power, table: Expressions, coefficient, max_inline: int) -> Lowered:
@@ -99,70 +100,68 @@ def lower_dag(dag: Dag, walk, local_of_power, table: Expressions, coefficient, m
     them to ``table`` in order, right after.
     """
     kind, a, b, ca, cb, numbers = node_arrays(dag)
-    flags, literal_entry = _coefficient_flags(numbers + [c for c, _ in dag.roots], table, coefficient)
-    powers = np.flatnonzero(kind == _POW).tolist()
+    numbers_of = _coefficients(numbers + [c for c, _ in dag.roots], table, coefficient)
     power_entry = np.full(len(kind), -1, np.int64)
-    for node_id in powers:
+    for node_id in np.flatnonzero(kind == _POW).tolist():
         local = local_of_power(dag.nodes[node_id][1], dag.nodes[node_id][2])
         if local is not None:
             power_entry[node_id] = table.leaf(LOCAL, table.name(local))
     roots = np.array([node for _, node in dag.roots], np.int64)
     root_numbers = np.arange(len(numbers), len(numbers) + len(roots), dtype=np.int64)
-    op, first, count, kids, statements, outputs, tally = _lower(
-        kind, a, b, ca, cb, power_entry, flags, literal_entry, np.array(walk.ids, np.int64), roots, root_numbers,
-        table.size, table.n_kids, len(table.names), max_inline)
-    table.extend(op, first, count, kids)
+    made, statements, outputs, tally = _lower(kind, a, b, ca, cb, power_entry, numbers_of,
+                                              np.array(walk.ids, np.int64), roots, root_numbers, table.size,
+                                              len(table.names), max_inline)
+    made = made[1:made[0, 0] + 1]  # (op, x, y): one operand x of a local or a negation, else x and y
+    count = np.where((made[:, 0] == LOCAL) | (made[:, 0] == NEG), 1, 2)
+    table.extend(made[:, 0].astype(np.int8), table.n_kids + np.cumsum(count) - count, count,
+                 made[:, 1:].ravel()[np.stack([np.ones(len(made), np.bool_), count == 2], axis=1).ravel()])
     adds, mults, signs = tally.tolist()
     return Lowered(statements.tolist(), outputs.tolist(), adds, mults, signs)
 
 
 @njit(cache=True, inline="always")
-def _entry(op, first, count, kids, at, code, x, y, m):
-    """Append entry ``code`` of ``m`` kids ``x, y`` at ``at = [entries, kids, first entry id, first kid id]``."""
-    e = at[0]
-    op[e], first[e], count[e] = code, at[3] + at[1], m
-    kids[at[1]] = x
-    if m == 2:
-        kids[at[1] + 1] = y
-    at[0] += 1
-    at[1] += m
-    return at[2] + e
+def _entry(made, entry0, code, x, y):
+    """Append the entry ``(code, x, y)`` to ``made`` (its count in ``made[0, 0]``); its id."""
+    n = made[0, 0] + 1
+    made[n, 0], made[n, 1], made[n, 2] = code, x, y
+    made[0, 0] = n
+    return entry0 + n - 1
 
 
 @njit(cache=True, inline="always")
-def _scaled(op, first, count, kids, at, flags, literal_entry, c, x):
-    """``c*x``: ``x``, ``-x``, ``|c|*x`` or ``-(|c|*x)``."""
-    if flags[c, 0]:
+def _scaled(made, entry0, numbers_of, c, x):
+    """``c*x`` (:func:`~hornermcts.cost.counting.scaled`'s rule): ``x``, ``-x``, ``|c|*x`` or ``-(|c|*x)``."""
+    if numbers_of[c, 0]:
         return x
-    if flags[c, 1]:
-        return _entry(op, first, count, kids, at, NEG, x, 0, 1)
-    product = _entry(op, first, count, kids, at, MUL, literal_entry[c], x, 2)
-    return product if flags[c, 2] else _entry(op, first, count, kids, at, NEG, product, 0, 1)
+    if numbers_of[c, 1]:
+        return _entry(made, entry0, NEG, x, 0)
+    product = _entry(made, entry0, MUL, numbers_of[c, 4], x)
+    return product if numbers_of[c, 2] else _entry(made, entry0, NEG, product, 0)
 
 
 @njit(cache=True, inline="always")
-def _constant(op, first, count, kids, at, flags, literal_entry, c):
+def _constant(made, entry0, numbers_of, c):
     """The number ``c``: its literal, negated when ``c < 0``."""
-    return literal_entry[c] if flags[c, 3] else _entry(op, first, count, kids, at, NEG, literal_entry[c], 0, 1)
+    return numbers_of[c, 4] if numbers_of[c, 3] else _entry(made, entry0, NEG, numbers_of[c, 4], 0)
 
 
 @njit(cache=True, inline="always")
-def _operand(op, first, count, kids, at, flags, literal_entry, c, child, ref, weight):
-    """A sum's operand ``c*child``: its entry, weight, products and signs."""
+def _operand(made, entry0, numbers_of, c, child, node_of):
+    """A sum's operand ``c*child``: its entry, weight, products and signs (``node_of[child]``: its entry, weight)."""
     if child == 0:
-        return _constant(op, first, count, kids, at, flags, literal_entry, c), 0, 0, 0
-    w, m, s = weight[child], 0, 0
-    if not flags[c, 0]:
-        s = 0 if flags[c, 3] else 1
-        if not flags[c, 1]:
+        return _constant(made, entry0, numbers_of, c), 0, 0, 0
+    w, m, s = node_of[child, 1], 0, 0
+    if not numbers_of[c, 0]:
+        s = 0 if numbers_of[c, 3] else 1
+        if not numbers_of[c, 1]:
             w, m = w + 1, 1
-    return _scaled(op, first, count, kids, at, flags, literal_entry, c, ref[child]), w, m, s
+    return _scaled(made, entry0, numbers_of, c, node_of[child, 0]), w, m, s
 
 
 @njit(cache=True)
-def _lower(kind, a, b, ca, cb, power_entry, flags, literal_entry, walk, roots, root_numbers, entry0, kid0,
-           name0, max_inline):
-    """The loop of :func:`lower_dag`: entries, the temporaries' and outputs' entries, ``[adds, mults, signs]``."""
+def _lower(kind, a, b, ca, cb, power_entry, numbers_of, walk, roots, root_numbers, entry0, name0, max_inline):
+    """The loop of :func:`lower_dag`: the entries made (row 0: their count), the temporaries' and outputs'
+    entries, ``[adds, mults, signs]``."""
     size = len(kind)
     uses = np.zeros(size, np.int64)
     for node in range(size):
@@ -175,52 +174,48 @@ def _lower(kind, a, b, ca, cb, power_entry, flags, literal_entry, walk, roots, r
     for node in roots:
         uses[node] += 1
         is_root[node] = True
-    capacity = 6 * len(walk) + 2 * len(roots) + 8
-    op, first, count = np.empty(capacity, np.int8), np.empty(capacity, np.int64), np.empty(capacity, np.int64)
-    kids = np.empty(2 * capacity, np.int64)
-    at = np.array([0, 0, entry0, kid0], np.int64)
-    ref = np.full(size, -1, np.int64)
-    weight = np.zeros(size, np.int64)
+    made = np.empty((6 * len(walk) + 2 * len(roots) + 8, 3), np.int64)
+    made[0, 0] = 0
+    node_of = np.zeros((size, 2), np.int64)  # per node: its entry (a local's if a temporary), its weight
     statements = np.empty(len(walk), np.int64)
     n_statements = 0
     adds = mults = signs = 0
     for node in walk:
         k = kind[node]
         if k == _POW:
-            ref[node] = power_entry[node]
+            node_of[node, 0] = power_entry[node]
             continue
         if k == _ADD:
-            x, wx, mx, sx = _operand(op, first, count, kids, at, flags, literal_entry, ca[node], a[node], ref, weight)
-            y, wy, my, sy = _operand(op, first, count, kids, at, flags, literal_entry, cb[node], b[node], ref, weight)
-            expr = _entry(op, first, count, kids, at, ADD, x, y, 2)
+            x, wx, mx, sx = _operand(made, entry0, numbers_of, ca[node], a[node], node_of)
+            y, wy, my, sy = _operand(made, entry0, numbers_of, cb[node], b[node], node_of)
+            expr = _entry(made, entry0, ADD, x, y)
             w = 1 + wx + wy
             adds += 1
             mults += mx + my
             signs += sx + sy
         elif k == _MUL:
-            expr = _entry(op, first, count, kids, at, MUL, ref[a[node]], ref[b[node]], 2)
-            w = 1 + weight[a[node]] + weight[b[node]]
+            expr = _entry(made, entry0, MUL, node_of[a[node], 0], node_of[b[node], 0])
+            w = 1 + node_of[a[node], 1] + node_of[b[node], 1]
             mults += 1
         elif k == _SCALE:
-            expr = _scaled(op, first, count, kids, at, flags, literal_entry, ca[node], ref[a[node]])
-            w = 1 + weight[a[node]]
+            expr = _scaled(made, entry0, numbers_of, ca[node], node_of[a[node], 0])
+            w = 1 + node_of[a[node], 1]
             mults += 1
         else:  # the constant 1: operands write it as a number
             continue
         if uses[node] > 1 or (w > max_inline and not is_root[node]):
             statements[n_statements] = expr
-            ref[node] = _entry(op, first, count, kids, at, LOCAL, name0 + n_statements, 0, 1)
+            node_of[node, 0] = _entry(made, entry0, LOCAL, name0 + n_statements, 0)
             n_statements += 1
         else:
-            ref[node], weight[node] = expr, w
+            node_of[node, 0], node_of[node, 1] = expr, w
     outputs = np.empty(len(roots), np.int64)
     for r in range(len(roots)):
         c = root_numbers[r]
         if roots[r] == 0:
-            outputs[r] = _constant(op, first, count, kids, at, flags, literal_entry, c)
+            outputs[r] = _constant(made, entry0, numbers_of, c)
         else:
-            outputs[r] = _scaled(op, first, count, kids, at, flags, literal_entry, c, ref[roots[r]])
-            mults += not (flags[c, 0] or flags[c, 1])
-            signs += not flags[c, 3]
-    tally = np.array([adds, mults, signs], np.int64)
-    return (op[:at[0]], first[:at[0]], count[:at[0]], kids[:at[1]], statements[:n_statements], outputs, tally)
+            outputs[r] = _scaled(made, entry0, numbers_of, c, node_of[roots[r], 0])
+            mults += not (numbers_of[c, 0] or numbers_of[c, 1])
+            signs += not numbers_of[c, 3]
+    return made, statements[:n_statements], outputs, np.array([adds, mults, signs], np.int64)

@@ -1,4 +1,4 @@
-"""What the language printers share: the writer of a program's statements, printing with a clear error.
+"""What the language printers share: how a printer writes -1, printing with a clear error.
 
 Each language module subclasses one of SymPy's printers (``C99CodePrinter``,
 ``PythonCodePrinter``, ``NumPyPrinter``, ``FCodePrinter``) for the opaque
@@ -13,44 +13,11 @@ from __future__ import annotations
 import sympy
 
 from ..errors import OptionError
-from .expressions import Expressions
-from .render import render
-
-
-class Writer:
-    """Writes light expressions (:func:`~hornermcts.codegen.program.as_sympy`'s form) in one language.
-
-    ``literal(value)`` writes a coefficient (a non-negative ``int`` or
-    ``Fraction``); ``printer`` is the language's SymPy printer, for the
-    pieces and for ``-1``; ``names`` maps a local to its text where it is
-    not its own name (C: ``t[3]``); ``pair`` opens a double-double constant
-    pair (``"dd_pair("``, Python ``"("``).  The text is
-    :mod:`hornermcts.codegen.render`'s, which writes whole programs
-    (:meth:`~hornermcts.codegen.program.Program.texts`); this writes one
-    expression at a time.
-
-    >>> from fractions import Fraction
-    >>> w = Writer(lambda v: repr(float(v)))
-    >>> w.write(("-", ("*", Fraction(1, 4), ("*", "x", ("+", "y", ("-", 3))))))
-    '-0.25*x*(y - 3.0)'
-    """
-
-    def __init__(self, literal, printer=None, names=None, pair: str = "dd_pair("):
-        self.literal, self.printer, self.pair = literal, printer, pair
-        self.names = {} if names is None else names
-        self.neg_one = neg_one(printer)
-
-    def write(self, e) -> str:
-        table = Expressions()
-        root = table.encode(e)
-        names = [self.names.get(n, n) for n in table.names]
-        return render(table, [root]).texts(table, self.literal, names, self.pair, self.neg_one,
-                                           lambda p: printed(self.printer, p))[0]
 
 
 def neg_one(printer) -> str:
     """How ``printer`` writes the number -1 (``-(-a)`` is written ``-(-1)*a``)."""
-    return printer._print(sympy.S.NegativeOne) if printer is not None else "-1"
+    return printer._print(sympy.S.NegativeOne)
 
 
 def printed(printer, node, expr=None, **options):

@@ -14,11 +14,13 @@ computed once), so its statements perform exactly the operations
   the expression stays small (:data:`MAX_INLINE`).
 
 Coefficients are exact numbers (``int``/``Fraction``), signs are
-negations; each language writes them (:class:`~hornermcts.codegen.printing.Writer`).
-The statements are light tuples, not SymPy objects (see :class:`Program`);
-:func:`as_sympy` shows one as SymPy.  Every local gets a name valid in all
-the languages, never one the generated code uses itself (``x``, ``out``,
-``dd_add``, ...) or a keyword.
+negations.  The expressions are entries of an array table
+(:class:`~hornermcts.codegen.expressions.Expressions`), the DAG's lowered by
+one compiled pass (:mod:`hornermcts.codegen.lowering`), and every language
+writes them by one compiled pass and its own words (:meth:`Program.texts`);
+:attr:`Program.steps` shows them as light tuples, :func:`as_sympy` one as
+SymPy.  Every local gets a name valid in all the languages, never one the
+generated code uses itself (``x``, ``out``, ``dd_add``, ...) or a keyword.
 
 >>> from hornermcts.polynomial import Polynomial
 >>> from hornermcts.dag.horner import horner_dag
@@ -273,21 +275,6 @@ def constant(c):
     return coefficient(c) if c >= 0 else ("-", coefficient(c))
 
 
-def names_in(expr, into: set) -> set:
-    """Add the locals ``expr`` reads to ``into`` (a SymPy piece: the names of its symbols); return ``into``."""
-    stack = [expr]
-    while stack:
-        e = stack.pop()
-        t = type(e)
-        if t is str:
-            into.add(e)
-        elif t is tuple:
-            stack.extend(e[2:] if e[0] == "call" else e[1:])
-        elif isinstance(e, sympy.Basic):
-            into.update(s.name for s in e.free_symbols)
-    return into
-
-
 def as_sympy(expr):
     """A statement of the program as a SymPy expression (for reading it; the printers never need this).
 
@@ -334,10 +321,13 @@ class Program:
     statements (for one DAG its ``count()``: the program is written from
     :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
 
-    Locals are ``str``.  A step's or output's expression is light, not a SymPy
-    object (building SymPy objects and printing them with SymPy's printers
-    wrote about 10^4 operations per second; these, program and text, about
-    3-8 x 10^5 per CPU second: ``benchmarks/results/emission_speed.txt``):
+    Locals are ``str``.  The expressions are entries of :attr:`table`
+    (:class:`~hornermcts.codegen.expressions.Expressions`: building SymPy
+    objects and printing them with SymPy's printers wrote about 10^4
+    operations per second, light tuples and a Python writer 3-8 x 10^5 per
+    CPU second, the table and its compiled passes more than 10^6:
+    ``benchmarks/results/emission_speed.txt``); :attr:`steps` and
+    :attr:`outputs` give them as light tuples:
 
     * a ``str``: a local;
     * an ``int`` or ``Fraction`` (never negative): an exact coefficient, written
@@ -348,7 +338,7 @@ class Program:
       (:func:`~hornermcts.codegen.compensated.compensate`; an argument may be
       a SymPy piece).
 
-    Each language writes them (:class:`~hornermcts.codegen.printing.Writer`)
+    Each language writes them (:meth:`texts`, :mod:`hornermcts.codegen.render`)
     exactly as SymPy's printers wrote the equivalent unevaluated ``Mul``/``Add``;
     :func:`as_sympy` gives that SymPy expression, to read one.
 
@@ -375,7 +365,8 @@ class Program:
         for _, loc in self.inputs:
             self.table.name(loc)
         self._pieces: list = []
-        self._steps: list[tuple[str, int]] = []  # (local, entry)
+        self._step_locals: list[str] = []
+        self._step_entries: list[int] = []
         self._outputs: list[int] = []
         self._rendered: Rendered | None = None
         self._piece_entries: list[int] | None = None
@@ -412,7 +403,8 @@ class Program:
             sym = names.take(f"{loc}_{n}")
             table.name(sym)
             operands = (table.leaf(LOCAL, table.name(power[loc, a])), table.leaf(LOCAL, table.name(power[loc, b])))
-            self._steps.append((sym, table.add(MUL, operands)))
+            self._step_locals.append(sym)
+            self._step_entries.append(table.add(MUL, operands))
             power[loc, n] = sym
         self.count += charge(power_steps=len(plan))
         lowered = iter(zip(dags, walks, var_locals))
@@ -437,10 +429,9 @@ class Program:
 
         lowered = lower_dag(dag, walk, local_of_power, self.table, coefficient, MAX_INLINE)
         temporaries = names.temporaries(len(lowered.statements))
-        first = len(self.table.names)
-        self.table.names += temporaries
-        self.table.name_id.update(zip(temporaries, range(first, first + len(temporaries))))
-        self._steps += zip(temporaries, lowered.statements)
+        self.table.new_names(temporaries)  # the ids the lowering gave them
+        self._step_locals += temporaries
+        self._step_entries += lowered.statements
         self.count += charge(additions=lowered.additions, multiplications=lowered.multiplications,
                              negations=lowered.negations)
         return lowered.outputs
@@ -465,7 +456,8 @@ class Program:
 
         def step(t: str, light) -> None:
             self.table.name(t)
-            self._steps.append((t, encode(light)))
+            self._step_locals.append(t)
+            self._step_entries.append(encode(light))
 
         def local(e) -> str:
             """A local holding ``e``'s value (a step when it is not one already)."""
@@ -586,11 +578,12 @@ class Program:
     @property
     def steps(self) -> list:
         """``[(local, light expression)]`` of the steps (made from their entries of :attr:`table`)."""
-        return list(zip([loc for loc, _ in self._steps], self.table.decode_all([e for _, e in self._steps])))
+        return list(zip(self._step_locals, self.table.decode_all(self._step_entries)))
 
     @steps.setter
     def steps(self, value: list) -> None:
-        self._steps, self._rendered = [(loc, self.table.encode(e)) for loc, e in value], None
+        self._step_locals = [loc for loc, _ in value]
+        self._step_entries, self._rendered = [self.table.encode(e) for _, e in value], None
 
     @property
     def outputs(self) -> list:
@@ -604,7 +597,7 @@ class Program:
     @property
     def n_statements(self) -> int:
         """Statements: pieces and steps."""
-        return len(self._pieces) + len(self._steps)
+        return len(self._pieces) + len(self._step_entries)
 
     @property
     def output_count(self) -> int:
@@ -613,35 +606,41 @@ class Program:
 
     def statement_locals(self) -> list[str]:
         """The local each statement (``pieces + steps``) sets."""
-        return [loc for loc, _ in self._pieces] + [loc for loc, _ in self._steps]
+        return [loc for loc, _ in self._pieces] + self._step_locals
 
     def statement_ids(self) -> np.ndarray:
         """The id in :attr:`table` of the local each statement sets."""
-        return np.fromiter(map(self.table.name, self.statement_locals()), np.int64, self.n_statements)
+        return np.fromiter(map(self.table.name_id.__getitem__, self.statement_locals()), np.int64, self.n_statements)
 
-    def step_entries(self) -> list[tuple[str, int]]:
-        """``[(local, entry)]`` of the steps."""
-        return list(self._steps)
+    def step_entries(self) -> list[int]:
+        """The entry of each step in :attr:`table`."""
+        return list(self._step_entries)
 
     def output_entries(self) -> list[int]:
         """The entry of each output."""
         return list(self._outputs)
 
-    def set_entries(self, pieces: list, steps: list[tuple[str, int]], outputs: list[int]) -> None:
-        """Replace the statements: ``pieces`` ``[(local, expression)]``, ``steps`` ``[(local, entry)]`` and
-        ``outputs`` ``[entry]`` of :attr:`table` (a rewrite, :func:`~hornermcts.codegen.compensated.compensate`)."""
-        self._pieces, self._steps, self._outputs, self._rendered = list(pieces), list(steps), list(outputs), None
+    def set_entries(self, pieces: list, steps: list[int], outputs: list[int]) -> None:
+        """Replace the statements' expressions: ``pieces`` ``[(local, expression)]``, the entries of the steps
+        (their locals stay) and of the outputs (a rewrite, :func:`~hornermcts.codegen.compensated.compensate`)."""
+        self._pieces, self._step_entries, self._outputs = list(pieces), list(steps), list(outputs)
+        self._rendered = None
 
     def step_pieces(self) -> list:
         """Per step: its SymPy expression when it is a piece (a call of a result as written), else None."""
         op, first, _, kids = self.table.arrays()
-        return [self.table.pieces[kids[first[e]]] if op[e] == PIECE else None for _, e in self._steps]
+        entries = np.array(self._step_entries, np.int64)
+        out: list = [None] * len(entries)
+        at = np.flatnonzero(op[entries] == PIECE)
+        for k, piece in zip(at.tolist(), kids[first[entries[at]]].tolist()):
+            out[k] = self.table.pieces[piece]
+        return out
 
     def statement_entries(self) -> list[int]:
         """The entry of each statement (``pieces + steps``) in :attr:`table`."""
         if self._piece_entries is None or self._rendered is None:
             self._piece_entries = [self.table.encode(e) for _, e in self._pieces]
-        return self._piece_entries + [e for _, e in self._steps]
+        return self._piece_entries + self._step_entries
 
     def rendered(self) -> Rendered:
         """The token stream of every statement (``pieces + steps``), then of every output (:func:`render`)."""

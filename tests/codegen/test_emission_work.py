@@ -3,7 +3,8 @@
 The speed itself is measured by ``benchmarks/emission_speed.py``; these
 tests check what the speed rests on: the DAG's walk is made once and
 remembered until the DAG changes, and the locals each statement reads,
-recorded by the pass that writes the text, are those :func:`names_in` finds.
+recorded by the compiled pass that writes the text, are those a walk of the
+statements' light tuples finds (:func:`names_in`).
 """
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import sympy
 
 from hornermcts import optimize
 from hornermcts.codegen.compensated import compensate
-from hornermcts.codegen.program import Program, names_in
+from hornermcts.codegen.program import Program
 from hornermcts.dag import Dag
 from hornermcts.research.families import random_polynomial
 
@@ -27,6 +28,21 @@ def test_walk_is_remembered_until_the_dag_changes():
     s, total = dag.add((1, dag.power(0, 1)), (3, 0))  # x + 3, a new node
     dag.roots = [(s, total)]
     assert dag.walk() is not first and dag.walk().ids == [1, 0, total]
+
+
+def names_in(expr, into: set) -> set:
+    """The locals a light expression reads, added to ``into`` (a SymPy piece: the names of its symbols)."""
+    stack = [expr]
+    while stack:
+        e = stack.pop()
+        t = type(e)
+        if t is str:
+            into.add(e)
+        elif t is tuple:
+            stack.extend(e[2:] if e[0] == "call" else e[1:])
+        elif isinstance(e, sympy.Basic):
+            into.update(s.name for s in e.free_symbols)
+    return into
 
 
 def _step_reads(prog: Program) -> list[set]:

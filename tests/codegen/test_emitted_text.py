@@ -1,8 +1,10 @@
 """The emitted text is pinned (issue 36, item 7: emission rewritten without SymPy's printers).
 
-The statements of a program are written by plain string joins
-(:class:`hornermcts.codegen.printing.Writer`) where SymPy's printers wrote
-unevaluated ``Mul``/``Add`` objects before; the text must not change.  The
+The statements of a program are written by a compiled pass over an array
+table of expressions and the words of each language
+(:mod:`hornermcts.codegen.render`) where SymPy's printers wrote unevaluated
+``Mul``/``Add`` objects before, and a Python writer of light tuples after
+them; the text must not change.  The
 files under ``pinned/`` are the text the SymPy-printer generators wrote
 (``benchmarks/emission_snapshot.py``), for two small inputs with opaque
 pieces (``sin(y)``, ``cos(z)``, ``1/z``), rational and negative
@@ -23,8 +25,10 @@ from hornermcts.codegen import PRECISION_SUPPORT, emit, to_c, to_fortran, to_num
 from hornermcts.codegen.c import CPrinter
 from hornermcts.codegen.fortran import FortranPrinter
 from hornermcts.codegen.literals import Literal, c_literal, fortran_literal, python_literal
-from hornermcts.codegen.printing import Writer
+from hornermcts.codegen.expressions import Expressions
+from hornermcts.codegen.printing import neg_one
 from hornermcts.codegen.python import PythonPrinter
+from hornermcts.codegen.render import render
 from hornermcts.dag import Dag
 from hornermcts.dag.horner import horner_dag
 from hornermcts.parse import as_polynomial
@@ -88,7 +92,12 @@ def test_writer_writes_what_sympy_printed(language):
     printer, literal = {"c": (CPrinter(), lambda v: c_literal(v, "double")),
                         "python": (PythonPrinter(), python_literal),
                         "fortran": (FortranPrinter(), lambda v: fortran_literal(v, "double"))}[language]
-    write = Writer(literal, printer).write
+
+    def write(e) -> str:  # one expression: a table of its own, rendered in the language's words
+        table = Expressions()
+        root = table.encode(e)
+        return render(table, [root]).texts(table, literal, table.names, "dd_pair(", neg_one(printer), str)[0]
+
     rng = random.Random(36)
     for _ in range(400):
         e = _random_expression(rng, 4)
