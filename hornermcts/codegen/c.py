@@ -355,32 +355,30 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     layout = _Layout(prog, chunk)
     n_parts, stored, n_stored = layout.n_parts, layout.stored, max(len(layout.stored), 1)
     printer.storage = {s: f"t[{k}]" for s, k in stored.items()}
-    texts, results = _texts(prog, printer, lanes, layout.piece_statements)
+    texts, results = _texts(prog, printer, lanes)
+    symbols = prog.statement_locals()
     input_line = [f"   const {input_type} {loc} = x[{k}];" for k, (_, loc) in enumerate(prog.inputs)]
-
-    def input_lines(used: np.ndarray) -> list[str]:
-        return [input_line[k] for k in np.flatnonzero(used).tolist()]
+    read = np.argwhere(layout.inputs_read)  # (part, input), by part
+    starts = np.searchsorted(read[:, 0], np.arange(n_parts + 2)).tolist()
+    inputs_of = [input_line[k] for k in read[:, 1].tolist()]
+    input_lines = [inputs_of[a:b] for a, b in zip(starts, starts[1:])]  # of each part, then of the outputs
 
     def lane_piece(k: int, sym: str) -> str:  # computed lane by lane
         target = printer.storage.get(sym)
         head = "" if target else f"   {ctype} {sym};\n"
         return f"{head}   for (int k = 0; k < {lanes}; ++k)\n      {target or sym}[k] = {texts[k]};"
 
-    def statements(start: int, stop: int) -> list[str]:
-        stored_as, by_lanes = printer.storage, layout.piece_statements if lanes else ()
-        return [lane_piece(k, sym) if k in by_lanes else f"   {stored_as[sym]} = {text};" if sym in stored_as
-                else f"   const {ctype} {sym} = {text};"
-                for k, sym, text in zip(range(start, stop), symbols[start:stop], texts[start:stop])]
-
-    symbols = prog.statement_locals()
+    stored_as, by_lanes = printer.storage, layout.piece_statements if lanes else ()
+    statements = [lane_piece(k, sym) if k in by_lanes else f"   {stored_as[sym]} = {text};" if sym in stored_as
+                  else f"   const {ctype} {sym} = {text};" for k, (sym, text) in enumerate(zip(symbols, texts))]
     lines: list[str] = []
     fname = fname or prog.name
     if n_parts > 1:
         lines += _NOINLINE
         for p, (start, stop) in enumerate(layout.bounds):
             lines.append(f"HM_NOINLINE static void {fname}_part{p}(const {xtype} *x, {ctype} *t) {{")
-            lines += input_lines(layout.inputs_read[p])
-            lines += statements(start, stop)
+            lines += input_lines[p]
+            lines += statements[start:stop]
             lines += ["}", ""]
         if grouped:
             tail = f"{ctype} {fname}_final(const {xtype} *x, const {ctype} *t)" if len(results) == 1 else \
@@ -390,11 +388,11 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
             lines.append(signature + " {")
             lines.append(f"   {ctype} t[{n_stored}];")
             lines += [f"   {fname}_part{p}(x, t);" for p in range(n_parts)]
-        lines += input_lines(layout.inputs_read[n_parts])
+        lines += input_lines[n_parts]
     else:
         lines.append(signature + " {")
-        lines += input_lines(layout.inputs_read.any(axis=0))
-        lines += statements(0, len(symbols))
+        lines += [input_line[k] for k in np.flatnonzero(layout.inputs_read.any(axis=0)).tolist()]
+        lines += statements
 
     def value(j: int) -> str:  # a constant output is broadcast to every lane
         return f"{VECTOR_SPLAT}({results[j]})" if lanes and j in layout.constant_outputs else results[j]
@@ -407,7 +405,7 @@ def _c_body(prog: Program, printer: CPrinter, ctype: str, signature: str, chunk:
     return lines, n_parts, n_stored
 
 
-def _texts(prog: Program, printer: CPrinter, lanes: int | str, piece_statements: set) -> tuple[list, list]:
+def _texts(prog: Program, printer: CPrinter, lanes: int | str) -> tuple[list, list]:
     """The C text of each statement and output: pi, E, ... in pieces as literals (C has no names for them); with
     ``lanes``, a piece's symbols lane ``k`` of their vectors (no vector functions in C: computed lane by lane)."""
     storage = printer.storage

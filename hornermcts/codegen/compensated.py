@@ -53,7 +53,7 @@ import numpy as np
 import sympy
 from numba import njit
 
-from .expressions import ADD, CALL, DIV, LITERAL, LOCAL, MUL, NEG, Expressions
+from .expressions import ADD, CALL, DIV, LITERAL, LOCAL, MUL, NEG, PIECE, Expressions
 from .program import Program, as_sympy, constant
 
 
@@ -210,16 +210,17 @@ def compensate(prog: Program) -> Program:
     (:func:`_rewrite`) over the entries of the program's table.
     """
     table = prog.table
-    defined = prog.statement_ids()
     pair_name = np.zeros(len(table.names), np.bool_)
-    pair_name[defined] = True
-    pairs = set(prog.statement_locals())
+    pair_name[prog.statement_ids()] = True
     calls = np.array([table.call(c) for c in _CALLS], np.int64)
     literals = _literal_entries(table)
-    steps = prog.step_pieces()
-    roots = np.array([e for e, piece in zip(prog.step_entries(), steps) if piece is None] + prog.output_entries(),
-                     np.int64)
+    n_steps = len(prog.step_entries())
+    entries = np.array(prog.step_entries() + prog.output_entries(), np.int64)
     op, first, count, kids = table.arrays()
+    piece_at = np.flatnonzero(op[entries[:n_steps]] == PIECE)  # calls of a result as written
+    arithmetic = np.ones(len(entries), np.bool_)
+    arithmetic[piece_at] = False
+    roots = entries[arithmetic]
     capacity, done = 64 + 4 * (len(kids) + len(roots)), False
     while not done:
         made, results, is_pair, failed, done = _rewrite(op, first, count, kids, roots, pair_name, *literals, calls,
@@ -228,24 +229,17 @@ def compensate(prog: Program) -> Program:
             raise OptionError(f"cannot write {as_sympy(table.decode(failed))} in double-double arithmetic: compensated "
                               f"precision covers sums and products (use precision='double' or 'long double')")
         capacity *= 2
-    made = made[1:made[0, 0] + 1]
-    n_kids = made[:, 4]
-    table.extend(made[:, 0].astype(np.int8), table.n_kids + np.cumsum(n_kids) - n_kids, n_kids,
-                 made[:, 1:4][np.arange(3) < n_kids[:, None]])
-    results_list, results_pair = results.tolist(), is_pair.tolist()
-    arithmetic = iter(results_list)
-    zero = literals[-1]
-
-    def piece(expr) -> int:
-        """A call of a result as written, computed in double from its arguments rounded to double."""
+    table.extend_rows(made)
+    pieces = [table.pieces[p] for p in kids[first[entries[piece_at]]].tolist()]
+    entries[arithmetic] = results
+    pairs = set(prog.statement_locals()) if pieces else set()
+    for k, expr in zip(piece_at.tolist(), pieces):  # computed in double from its arguments rounded to double
         rounded = {s: Rounded(s) for s in expr.free_symbols if s.name in pairs}
-        return table.add(CALL, (table.call("dd_pair"), table.encode(expr.xreplace(rounded)), zero))
-
-    prog.set_entries([(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces],
-                     [next(arithmetic) if expr is None else piece(expr) for expr in steps],
+        entries[k] = table.add(CALL, (table.call("dd_pair"), table.encode(expr.xreplace(rounded)), literals[-1]))
+    rounds = is_pair[len(roots) - prog.output_count:].tolist()
+    prog.set_entries([(loc, ("call", "dd_pair", expr, 0)) for loc, expr in prog.pieces], entries[:n_steps].tolist(),
                      [table.add(CALL, (table.call("dd_round"), e)) if pair else e
-                      for e, pair in zip(results_list[-prog.output_count:], results_pair[-prog.output_count:])]
-                     if prog.output_count else [])
+                      for e, pair in zip(entries[n_steps:].tolist(), rounds)])
     return prog
 
 
@@ -274,8 +268,8 @@ _EVAL, _SUM, _PRODUCT, _QUOTIENT = range(4)
 @njit(cache=True)
 def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, minus_pair, zero, calls, entry0,
              capacity):
-    """The double-double entries of ``roots`` (see :func:`compensate`): the new entries (rows ``(op, kid, kid,
-    kid, kids)``, their count in row 0), each root's entry and whether it is a pair, the first entry it cannot
+    """The double-double entries of ``roots`` (see :func:`compensate`): the new entries (rows ``(op, kids, kid,
+    kid, kid)``, their count in row 0), each root's entry and whether it is a pair, the first entry it cannot
     rewrite (-1: none), and False when ``capacity`` was too small.  An explicit stack of tasks, a stack of
     values ``(entry, pair)``."""
     made = np.empty((capacity + 1, 5), np.int64)
@@ -346,8 +340,9 @@ def _rewrite(op, first, count, kids, roots, pair_name, plus, plus_pair, minus, m
 
 @njit(cache=True, inline="always")
 def _made(made, entry0, code, x, y, z, m):
-    """Append the entry ``code`` of the ``m`` kids ``x, y, z`` to ``made`` (its count in ``made[0, 0]``); its id."""
+    """Append the entry ``code`` of the ``m`` kids ``x, y, z`` to ``made`` (rows ``(op, m, x, y, z)``, their
+    number in ``made[0, 0]``: :meth:`~hornermcts.codegen.expressions.Expressions.extend_rows`); its id."""
     n = made[0, 0] + 1
-    made[n, 0], made[n, 1], made[n, 2], made[n, 3], made[n, 4] = code, x, y, z, m
+    made[n, 0], made[n, 1], made[n, 2], made[n, 3], made[n, 4] = code, m, x, y, z
     made[0, 0] = n
     return entry0 + n - 1

@@ -29,6 +29,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+from numba import njit
 
 __all__ = ["Expressions", "LOCAL", "LITERAL", "NEG", "MUL", "ADD", "DIV", "CALL", "PIECE"]
 
@@ -122,6 +123,11 @@ class Expressions:
         self.size += len(op)
         self.n_kids += len(kids)
 
+    def extend_rows(self, made: np.ndarray) -> None:
+        """Append the entries a compiled pass made: rows ``(op, m, kid, kid, kid)`` (``m`` kids) after row 0,
+        whose first cell holds their number; their ids counted from :attr:`size`."""
+        self.extend(*_arrays_of_rows(made, self.n_kids))
+
     def _flush(self) -> None:
         if self._op:
             self._store(self._op, self._first, self._count, self._kids)
@@ -186,3 +192,19 @@ class Expressions:
         if code == CALL:
             return ("call", self.calls[args[0]], *(self._decoded(a, op, first, count, kids) for a in args[1:]))
         return (_TAG_OF[code], *(self._decoded(a, op, first, count, kids) for a in args))
+
+
+@njit(cache=True)
+def _arrays_of_rows(made, kid0):
+    """The entries ``made`` (:meth:`Expressions.extend_rows`) as the arrays of :meth:`Expressions.extend`."""
+    n = made[0, 0]
+    op, first, count = np.empty(n, np.int8), np.empty(n, np.int64), np.empty(n, np.int64)
+    kids = np.empty(3 * n, np.int64)
+    m = 0
+    for e in range(n):
+        row = made[e + 1]
+        op[e], first[e], count[e] = row[0], kid0 + m, row[1]
+        for k in range(row[1]):
+            kids[m] = row[2 + k]
+            m += 1
+    return op, first, count, kids[:m]

@@ -111,19 +111,17 @@ def lower_dag(dag: Dag, walk, local_of_power, table: Expressions, coefficient, m
     made, statements, outputs, tally = _lower(kind, a, b, ca, cb, power_entry, numbers_of,
                                               np.array(walk.ids, np.int64), roots, root_numbers, table.size,
                                               len(table.names), max_inline)
-    made = made[1:made[0, 0] + 1]  # (op, x, y): one operand x of a local or a negation, else x and y
-    count = np.where((made[:, 0] == LOCAL) | (made[:, 0] == NEG), 1, 2)
-    table.extend(made[:, 0].astype(np.int8), table.n_kids + np.cumsum(count) - count, count,
-                 made[:, 1:].ravel()[np.stack([np.ones(len(made), np.bool_), count == 2], axis=1).ravel()])
+    table.extend_rows(made)
     adds, mults, signs = tally.tolist()
     return Lowered(statements.tolist(), outputs.tolist(), adds, mults, signs)
 
 
 @njit(cache=True, inline="always")
 def _entry(made, entry0, code, x, y):
-    """Append the entry ``(code, x, y)`` to ``made`` (its count in ``made[0, 0]``); its id."""
+    """Append the entry ``code`` of ``x`` (a local's name, a negated entry) or of ``x, y`` to ``made`` (rows
+    ``(op, kids, x, y, 0)``, their number in ``made[0, 0]``); its id."""
     n = made[0, 0] + 1
-    made[n, 0], made[n, 1], made[n, 2] = code, x, y
+    made[n, 0], made[n, 1], made[n, 2], made[n, 3] = code, 1 if code == LOCAL or code == NEG else 2, x, y
     made[0, 0] = n
     return entry0 + n - 1
 
@@ -174,7 +172,7 @@ def _lower(kind, a, b, ca, cb, power_entry, numbers_of, walk, roots, root_number
     for node in roots:
         uses[node] += 1
         is_root[node] = True
-    made = np.empty((6 * len(walk) + 2 * len(roots) + 8, 3), np.int64)
+    made = np.empty((6 * len(walk) + 2 * len(roots) + 8, 5), np.int64)
     made[0, 0] = 0
     node_of = np.zeros((size, 2), np.int64)  # per node: its entry (a local's if a temporary), its weight
     statements = np.empty(len(walk), np.int64)

@@ -260,7 +260,7 @@ class _Names:
         while len(out) < n:
             batch = list(map("t%d".__mod__, range(self.counter + 1, self.counter + 1 + n - len(out))))
             self.counter += len(batch)
-            out += [t for t in batch if t not in used]
+            out += batch if used.isdisjoint(batch) else [t for t in batch if t not in used]
         used.update(out)
         return out
 
