@@ -103,6 +103,7 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
         constants.update(dict(found))
         statements.extend("  " + c.strip() if not c.startswith("  ") else c for c in code.splitlines())
 
+    # the arithmetic's text; a piece's statement is printed whole by the printer (assign), its text unused
     texts, results = prog.texts(lambda v: fortran_literal(v, precision), "dd_pair(", neg_one(printer), lambda e: "")
 
     pending: list[str] = []  # assignments of arithmetic, laid out together
