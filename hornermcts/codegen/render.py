@@ -72,10 +72,17 @@ class Rendered:
         n_names, n_literals, n_calls, n_pieces = self.sizes
         words = [*FIXED, pair, neg_one, "", *names[:n_names], *map(literal, table.literals[:n_literals]),
                  *(c + "(" for c in table.calls[:n_calls]), *map(piece_text, table.pieces[:n_pieces])]
-        pieces = np.array(words, dtype=object)[self.tokens].tolist()
-        bounds = self.bounds.tolist()
-        join = "".join
-        return [join(pieces[a:b]) for a, b in zip(bounds, bounds[1:])]
+        text = "".join(words)
+        data = text.encode()
+        ascii_only = len(data) == len(text)  # then a word's bytes are its characters
+        lengths = map(len, words) if ascii_only else (len(w.encode()) for w in words)
+        ends = np.fromiter(lengths, np.int64, len(words)).cumsum()
+        joined, bounds = _joined(np.frombuffer(data, np.uint8), ends, self.tokens, self.bounds)
+        bounds = bounds.tolist()
+        if ascii_only:
+            out = joined.tobytes().decode("ascii")
+            return [out[a:b] for a, b in zip(bounds, bounds[1:])]
+        return [joined[a:b].tobytes().decode() for a, b in zip(bounds, bounds[1:])]
 
 
 def render(table: Expressions, roots) -> Rendered:
@@ -96,6 +103,30 @@ def render(table: Expressions, roots) -> Rendered:
                                                                literal0, call0, piece0, pair, capacity)
         capacity *= 2
     return Rendered(tokens, bounds, read_roots, read_names, (n_names, n_literals, n_calls, len(table.pieces)))
+
+
+@njit(cache=True)
+def _joined(data, ends, tokens, bounds):
+    """The bytes of the words ``tokens`` (word ``k`` is ``data[ends[k - 1]:ends[k]]``), and each root's bounds."""
+    size = 0
+    for t in tokens:
+        size += ends[t] - (ends[t - 1] if t else 0)
+    out = np.empty(size, np.uint8)
+    at = np.empty(len(bounds), np.int64)
+    n, root = 0, 0
+    for k in range(len(tokens)):
+        while root < len(bounds) and bounds[root] == k:
+            at[root] = n
+            root += 1
+        t = tokens[k]
+        start = ends[t - 1] if t else 0
+        for b in range(start, ends[t]):
+            out[n] = data[b]
+            n += 1
+    while root < len(bounds):
+        at[root] = n
+        root += 1
+    return out, at
 
 
 @njit(cache=True)

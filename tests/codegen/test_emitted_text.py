@@ -174,3 +174,12 @@ def test_text_of_a_random_dag_is_pinned(seed):
     texts[f"{seed} c blocks"] = to_c(dag, block="native", chunk=8)
     for key, text in texts.items():
         assert hashlib.sha256(text.encode()).hexdigest()[:16] == PINNED_HASHES[key], key
+
+
+def test_words_beyond_ascii_are_joined_whole():
+    """A language's words are joined as bytes: a word beyond ASCII (a piece's text, a name) stays whole."""
+    table = Expressions()
+    roots = [table.encode(("+", ("*", 2, "x"), ("-", "y"))), table.encode(sympy.Symbol("p")), table.encode("x")]
+    names = {"x": "xé", "y": "y"}
+    texts = render(table, roots).texts(table, str, [names[n] for n in table.names], "dd_pair(", "-1", lambda e: "π·2")
+    assert texts == ["2*xé - y", "π·2", "xé"]
