@@ -13,11 +13,12 @@ entries of one :class:`Expressions` table: entry ``e`` is the operation
   ``calls``, then the arguments' entries).
 
 The DAG's nodes are lowered into the table by a compiled loop
-(:mod:`hornermcts.codegen.lowering`), the rest (powers, results as written,
-the compensated rewrite) through the light tuples of
-:func:`~hornermcts.codegen.program.as_sympy`'s form, by :meth:`Expressions.encode`;
-:meth:`Expressions.decode` gives an entry back as such a tuple.  Every
-language writes the entries with :mod:`hornermcts.codegen.render`.
+(:mod:`hornermcts.codegen.lowering`), rewritten in double-double arithmetic
+by another (:mod:`hornermcts.codegen.compensated`); results as written come
+in as the light tuples of :func:`~hornermcts.codegen.program.as_sympy`'s
+form (:meth:`Expressions.encode`), and :meth:`Expressions.decode` gives an
+entry back as such a tuple.  Every language writes the entries with
+:mod:`hornermcts.codegen.render`.
 
 >>> table = Expressions()
 >>> e = table.encode(("+", ("*", 2, "x"), ("-", "y")))
@@ -173,8 +174,7 @@ class Expressions:
 
     def decode(self, entry: int):
         """The light expression of ``entry`` (the inverse of :meth:`encode`)."""
-        op, first, count, kids = self.arrays()
-        return self._decoded(int(entry), op.tolist(), first.tolist(), count.tolist(), kids.tolist())
+        return self.decode_all([entry])[0]
 
     def decode_all(self, entries) -> list:
         """:meth:`decode` of each entry."""

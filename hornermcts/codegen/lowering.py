@@ -27,12 +27,12 @@ from operator import itemgetter
 import numpy as np
 from numba import njit
 
-from ..dag.graph import Add, Dag, Mul, Pow, Scale
+from ..dag.graph import Add, Dag, Mul, One, Pow, Scale
 from .expressions import ADD, LITERAL, LOCAL, MUL, NEG, Expressions
 
 __all__ = ["Lowered", "lower_dag"]
 
-_KIND = {"one": 0, Pow.tag: 1, Mul.tag: 2, Add.tag: 3, Scale.tag: 4}
+_KIND = {One: 0, Pow: 1, Mul: 2, Add: 3, Scale: 4}
 _POW, _MUL, _ADD, _SCALE = 1, 2, 3, 4
 
 
@@ -50,10 +50,9 @@ def node_arrays(dag: Dag) -> tuple:
     """``(kind, a, b, ca, cb, coefficients)`` of every node: its kind (0 the constant, then power, product,
     sum, scale node), its operands' ids (-1 where none) and its coefficients' ids into ``coefficients`` (the
     distinct numbers, by value: a sum's two, a scale node's one), read from the nodes by C-level maps."""
+    size = len(dag.nodes)
+    kind = np.fromiter(map(_KIND.__getitem__, map(type, dag.nodes)), np.int8, size)
     flat = list(chain.from_iterable(dag.nodes[1:]))  # node 0 is the constant 1, the only node without fields
-    size = len(flat) // 3 + 1
-    kind = np.zeros(size, np.int8)
-    kind[1:] = np.fromiter(map(_KIND.__getitem__, flat[0::3]), np.int8, size - 1)
     a, b = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
     ca, cb = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
     numbers: dict = {}  # the distinct coefficients, in order

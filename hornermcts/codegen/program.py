@@ -571,10 +571,6 @@ class Program:
         """``[(local, expression)]`` of the opaque pieces (SymPy, or a compensated pair of one)."""
         return self._pieces
 
-    @pieces.setter
-    def pieces(self, value: list) -> None:
-        self._pieces, self._rendered = list(value), None
-
     @property
     def steps(self) -> list:
         """``[(local, light expression)]`` of the steps (made from their entries of :attr:`table`)."""
@@ -624,7 +620,7 @@ class Program:
         """Replace the statements' expressions: ``pieces`` ``[(local, expression)]``, the entries of the steps
         (their locals stay) and of the outputs (a rewrite, :func:`~hornermcts.codegen.compensated.compensate`)."""
         self._pieces, self._step_entries, self._outputs = list(pieces), list(steps), list(outputs)
-        self._rendered = None
+        self._piece_entries = self._rendered = None
 
     def step_pieces(self) -> list:
         """Per step: its SymPy expression when it is a piece (a call of a result as written), else None."""
@@ -638,7 +634,7 @@ class Program:
 
     def statement_entries(self) -> list[int]:
         """The entry of each statement (``pieces + steps``) in :attr:`table`."""
-        if self._piece_entries is None or self._rendered is None:
+        if self._piece_entries is None:
             self._piece_entries = [self.table.encode(e) for _, e in self._pieces]
         return self._piece_entries + self._step_entries
 
