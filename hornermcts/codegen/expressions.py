@@ -22,7 +22,7 @@ entry back as such a tuple.  Every language writes the entries with
 
 >>> table = Expressions()
 >>> e = table.encode(("+", ("*", 2, "x"), ("-", "y")))
->>> table.decode(e), table.op[e] == ADD
+>>> table.decode(e), int(table.op[e]) == ADD
 (('+', ('*', 2, 'x'), ('-', 'y')), True)
 """
 from __future__ import annotations
