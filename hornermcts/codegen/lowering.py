@@ -50,9 +50,9 @@ def node_arrays(dag: Dag) -> tuple:
     """``(kind, a, b, ca, cb, coefficients)`` of every node: its kind (0 the constant, then power, product,
     sum, scale node), its operands' ids (-1 where none) and its coefficients' ids into ``coefficients`` (the
     distinct numbers, by value: a sum's two, a scale node's one), read from the nodes by C-level maps."""
-    size = len(dag.nodes)
-    kind = np.fromiter(map(_KIND.__getitem__, map(type, dag.nodes)), np.int8, size)
-    flat = list(chain.from_iterable(dag.nodes[1:]))  # node 0 is the constant 1, the only node without fields
+    nodes = dag.nodes
+    size = len(nodes)
+    kind = np.fromiter(map(_KIND.__getitem__, map(type, nodes)), np.int8, size)
     a, b = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
     ca, cb = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
     numbers: dict = {}  # the distinct coefficients, in order
@@ -62,9 +62,8 @@ def node_arrays(dag: Dag) -> tuple:
         n = len(at)
         if not n:
             continue
-        # node k's fields are flat[3k - 2] and flat[3k - 1]; the extra index keeps a tuple for one node
-        x = itemgetter(*(3 * at - 2).tolist(), 0)(flat)[:-1]
-        y = itemgetter(*(3 * at - 1).tolist(), 0)(flat)[:-1]
+        flat = list(chain.from_iterable(itemgetter(*at.tolist(), 0)(nodes)[:-1]))  # (the extra 0: a tuple for one)
+        x, y = flat[1::3], flat[2::3]  # each node's two fields, after its tag
         if code == _MUL:
             a[at], b[at] = np.fromiter(x, np.int64, n), np.fromiter(y, np.int64, n)
             continue
