@@ -34,9 +34,10 @@ def get_requires_for_build_wheel(config_settings=None):
     return build_meta.get_requires_for_build_wheel(config_settings) + KERNEL_BUILD_REQUIRES
 
 
-#: A small default ``optimize`` of a file, whose new variables are searched: it compiles the kernels of the file
-#: reader (``hornermcts.parse.term_lines``), of the structural order and of the search for new variables
-#: (``hornermcts.rewrites.shift``, nine signatures, 2.6 s on first use), which ``cost.kernels`` may not import
+#: A small default ``optimize`` of a file, whose new variables are searched, and its C code: it compiles the
+#: kernels of the file reader (``hornermcts.parse.term_lines``), of the structural order, of the search for new
+#: variables (``hornermcts.rewrites.shift``, nine signatures, 2.6 s on first use) and of the emission
+#: (``hornermcts.codegen.lowering``/``render``/``compensated``, 4.3 s), which ``cost.kernels`` may not import
 #: (they sit in other stages), with the fast counter's and the error bound's.
 WARM_PIPELINE = ("import hornermcts, sympy, tempfile, os\n"
                  "from hornermcts.polynomial.text import write_text\n"
@@ -45,8 +46,10 @@ WARM_PIPELINE = ("import hornermcts, sympy, tempfile, os\n"
                  "with tempfile.TemporaryDirectory() as d:\n"
                  "    write_text(p, os.path.join(d, 'p.txt'))\n"
                  "    hornermcts.parse.term_lines.COMPILED_FROM_BYTES = 0  # scanned, as files from 4 MB on\n"
-                 "    hornermcts.optimize(hornermcts.read_file(os.path.join(d, 'p.txt')), iterations=20,"
-                 " progress=None)\n")
+                 "    r = hornermcts.optimize(hornermcts.read_file(os.path.join(d, 'p.txt')), iterations=20,"
+                 " progress=None)\n"
+                 "for precision in ('double', 'compensated'):  # the emission's compiled passes\n"
+                 "    hornermcts.codegen.to_c(r, precision=precision)\n")
 
 
 class BuildPyWithKernels(build_py):
