@@ -9,6 +9,10 @@ where they are evaluated (uniform in [-1, 1], never all in memory), the
 values summed per chunk so nothing large travels back:
 
 - **one process**: the same chunks, one after the other, on one thread;
+- **plain processes**: the same chunks dealt out to ``--workers`` forked
+  processes side by side, without dask: what this machine's cores give
+  together (on this 2-vCPU VM two processes run at about half the speed of
+  one each, whatever they compute);
 - **cluster**: ``dask.distributed.LocalCluster`` with ``--workers`` worker
   processes of one thread each, the dask array of points mapped by
   :func:`hornermcts.codegen.evaluate_dask`, then summed.
@@ -74,6 +78,7 @@ def main(argv=None) -> int:
     start = time.perf_counter()
     alone = sum(_chunk_sum(compiled, n, nv, k) for k, n in enumerate(chunks))
     one = time.perf_counter() - start
+    plain = _plain_processes(compiled, chunks, nv, args.workers)  # what the machine's cores give side by side
 
     with LocalCluster(n_workers=args.workers, threads_per_worker=1, processes=True, dashboard_address=None,
                       silence_logs=logging.CRITICAL) \
@@ -95,8 +100,11 @@ def main(argv=None) -> int:
         f"# {platform.machine()}, {hornermcts.codegen.compiled.cores()} cores; {result.after.total} operations per "
         f"point; one run",
         f"one process, one thread: {args.points:,} points in {one:.2f} s = {per_one:,.0f} points/s",
+        f"{args.workers} plain processes side by side (forked, no dask): {plain:.2f} s = "
+        f"{args.points / plain / args.workers:,.0f} points/s per process = {one / plain / args.workers:.2f} of one "
+        f"process: the ceiling of this machine's cores",
         f"LocalCluster, {args.workers} workers x 1 thread: {many:.2f} s = {per_worker:,.0f} points/s per worker "
-        f"= {per_worker / per_one:.2f} of one process",
+        f"= {per_worker / per_one:.2f} of one process, {plain / many:.2f} of the plain processes",
         f"peak memory per worker (resident): {', '.join(f'{m / 1e6:.0f} MB' for m in memory.values())} "
         f"(a chunk of points: {chunk_mb:.0f} MB)",
         f"sums over the same points: {alone:.12g} (one process) and {together:.12g} (cluster)",
@@ -105,6 +113,23 @@ def main(argv=None) -> int:
     sys.stdout.write(text)
     Path(args.out).write_text(text)
     return 0
+
+
+def _plain_processes(compiled, chunks: list, nv: int, workers: int) -> float:
+    """Seconds for ``workers`` forked processes to evaluate the same chunks, dealt out in turn (no dask)."""
+    import multiprocessing
+
+    shares = [[(k, n) for k, n in enumerate(chunks) if k % workers == w] for w in range(workers)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        pool.map(_share_sum, [(compiled, [(0, 1000)], nv)] * workers)  # each process warm
+        start = time.perf_counter()
+        pool.map(_share_sum, [(compiled, share, nv) for share in shares])
+        return time.perf_counter() - start
+
+
+def _share_sum(job) -> float:
+    compiled, share, nv = job
+    return sum(_chunk_sum(compiled, n, nv, k) for k, n in share)
 
 
 def _peak_rss() -> int:
