@@ -35,12 +35,14 @@ Examples
 
 from __future__ import annotations
 
+import math
 from typing import Sequence
 
 import numpy as np
 from numba import njit
 
-__all__ = ["limb_count", "to_limbs", "from_limbs", "kk_descend"]
+__all__ = ["limb_count", "to_limbs", "from_limbs", "kk_descend", "compare", "subtract_into", "add_into", "top_limb",
+           "limbs_to_float", "limbs_log2"]
 
 _BASE = np.int64(1) << np.int64(32)
 
@@ -67,7 +69,7 @@ def from_limbs(row: np.ndarray) -> int:
 
 
 @njit(cache=True, inline="always")
-def _compare(a, i, b, j, top):  # pragma: no cover - compiled
+def compare(a, i, b, j, top):  # pragma: no cover - compiled
     """-1, 0 or 1 as a[i] < b[j], a[i] == b[j], a[i] > b[j], for rows whose limbs above ``top`` are zero."""
     for k in range(top, -1, -1):
         x = a[i, k]
@@ -78,7 +80,7 @@ def _compare(a, i, b, j, top):  # pragma: no cover - compiled
 
 
 @njit(cache=True, inline="always")
-def _subtract_into(a, i, b, j, limbs):  # pragma: no cover - compiled
+def subtract_into(a, i, b, j, limbs):  # pragma: no cover - compiled
     """a[i] -= b[j] (a[i] >= b[j])."""
     borrow = np.int64(0)
     for k in range(limbs):
@@ -89,6 +91,86 @@ def _subtract_into(a, i, b, j, limbs):  # pragma: no cover - compiled
         else:
             borrow = 0
         a[i, k] = np.uint32(t)
+
+
+@njit(cache=True, inline="always")
+def add_into(a, i, b, j, limbs):  # pragma: no cover - compiled
+    """a[i] += b[j] (the sum fits in ``limbs`` limbs)."""
+    carry = np.int64(0)
+    for k in range(limbs):
+        t = np.int64(a[i, k]) + np.int64(b[j, k]) + carry
+        if t >= _BASE:
+            t -= _BASE
+            carry = 1
+        else:
+            carry = 0
+        a[i, k] = np.uint32(t)
+
+
+@njit(cache=True, inline="always")
+def top_limb(a, i, limbs):  # pragma: no cover - compiled
+    """The index of the highest non-zero limb of a[i] (0 for zero)."""
+    top = limbs - 1
+    while top > 0 and a[i, top] == 0:
+        top -= 1
+    return top
+
+
+@njit(cache=True)
+def _rounded(a, i, limbs):  # pragma: no cover - compiled
+    """``(h, shift)``: a[i] is about ``h * 2**shift``, ``h`` a float rounded from 64 bits and a sticky bit."""
+    top = top_limb(a, i, limbs)
+    word = np.uint64(a[i, top])
+    if top == 0:
+        return float(word), 0
+    bits = 32 * top + 64 - _leading_zeros(word)
+    if bits <= 64:  # two limbs hold it exactly; the conversion rounds once
+        return float((word << np.uint64(32)) | np.uint64(a[i, top - 1])), 0
+    shift = bits - 64  # keep bits [shift, shift + 64); the rest only as a sticky bit
+    q = shift // 32
+    off = shift % 32
+    high = np.uint64(a[i, q]) >> np.uint64(off)
+    high |= np.uint64(a[i, q + 1]) << np.uint64(32 - off)
+    sticky = False
+    if off > 0:
+        if q + 2 < limbs:
+            high |= np.uint64(a[i, q + 2]) << np.uint64(64 - off)
+        if np.uint64(a[i, q]) & ((np.uint64(1) << np.uint64(off)) - np.uint64(1)):
+            sticky = True
+    for k in range(q):
+        if a[i, k]:
+            sticky = True
+    if sticky:  # below the rounding bit: turns an exact tie into "above half", changes nothing else
+        high |= np.uint64(1)
+    return float(high), shift
+
+
+@njit(cache=True)
+def limbs_to_float(a, i, limbs):  # pragma: no cover - compiled
+    """float(a[i]) correctly rounded (to nearest, ties to even), as Python's ``float(int)``; inf past the range."""
+    high, shift = _rounded(a, i, limbs)
+    return math.ldexp(high, shift)
+
+
+@njit(cache=True)
+def limbs_log2(a, i, limbs):  # pragma: no cover - compiled
+    """``math.log2(int(a[i]))`` as CPython computes it: log2 of the correctly rounded float (a[i] > 0)."""
+    high, shift = _rounded(a, i, limbs)
+    value = math.ldexp(high, shift)
+    if math.isinf(value):  # beyond the floats: CPython's log2(mantissa in [0.5, 1]) + exponent
+        return math.log2(math.ldexp(high, -64)) + (shift + 64)
+    return math.log2(value)
+
+
+@njit(cache=True, inline="always")
+def _leading_zeros(word):  # pragma: no cover - compiled
+    """Leading zero bits of a non-zero uint64."""
+    n = 0
+    probe = np.uint64(1) << np.uint64(63)
+    while not word & probe:
+        word <<= np.uint64(1)
+        n += 1
+    return n
 
 
 @njit(cache=True)
@@ -121,7 +203,7 @@ def kk_descend(originals, taken, made, half, pool, order, left):  # pragma: no c
     i = taken
     j = m - 1
     for s in range(count):
-        if j < 0 or (i < n and _compare(originals, i, made, j, full) >= 0):
+        if j < 0 or (i < n and compare(originals, i, made, j, full) >= 0):
             for q in range(limbs):
                 pool[s, q] = originals[i, q]
             i += 1
@@ -140,22 +222,22 @@ def kk_descend(originals, taken, made, half, pool, order, left):  # pragma: no c
     steps = 0
     while tail - head > 4:
         ui = order[head]
-        if _compare(pool, ui, half, 0, full) >= 0:  # d >= -1: a leaf
+        if compare(pool, ui, half, 0, full) >= 0:  # d >= -1: a leaf
             break
         vi = order[head + 1]
-        if taken < n and _compare(pool, ui, originals, taken, top) == 0:
+        if taken < n and compare(pool, ui, originals, taken, top) == 0:
             taken += 1
-        if taken < n and _compare(pool, vi, originals, taken, top) == 0:
+        if taken < n and compare(pool, vi, originals, taken, top) == 0:
             taken += 1
-        _subtract_into(half, 0, pool, vi, limbs)
-        _subtract_into(pool, ui, pool, vi, top + 1)  # the difference takes u's row
+        subtract_into(half, 0, pool, vi, limbs)
+        subtract_into(pool, ui, pool, vi, top + 1)  # the difference takes u's row
         head += 2
         # binary search: the first position in order[head:tail] whose value is below the difference
         lo = head
         hi = tail
         while lo < hi:
             mid = (lo + hi) >> 1
-            if _compare(pool, order[mid], pool, ui, top) >= 0:
+            if compare(pool, order[mid], pool, ui, top) >= 0:
                 lo = mid + 1
             else:
                 hi = mid
@@ -179,7 +261,7 @@ def kk_descend(originals, taken, made, half, pool, order, left):  # pragma: no c
     i = taken
     for p in range(head, tail):
         row = order[p]
-        if i < n and _compare(pool, row, originals, i, full) == 0:
+        if i < n and compare(pool, row, originals, i, full) == 0:
             i += 1
         else:
             for q in range(limbs):
