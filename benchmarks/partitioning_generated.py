@@ -10,12 +10,18 @@ Per size: the mean improvement of MCTS over KK and MCTS - DFS in bits
 (log2(E+1)), with 95% t intervals over the instances, and how many instances
 meet docs/domains.md A4's criterion (>= 15 bits over KK).
 
-Rows are appended to ``--out`` as they finish (instance index outermost, so a
-stopped run stays balanced over the sizes) and a rerun skips those done.
+MCTS runs on the domain's compiled tree by default (``--engine compiled``,
+the same search as the generic core, ``--engine core``, at 8-20 times the
+simulations per CPU second); a row records its engine (rows without one ran
+on the core). Rows are appended to ``--out`` as they finish (instance index
+outermost, so a stopped run stays balanced over the sizes) and a rerun skips
+those done; ``--methods`` splits a run over processes writing to the same file.
 
-Usage::
+Usage (the committed 60-second run: the DFS and MCTS in two processes, 30 CPU minutes each)::
 
-    python benchmarks/partitioning_generated.py --sizes 100,200,300 --count 10 --seconds 5 \\
+    python benchmarks/partitioning_generated.py --sizes 100,200,300 --count 10 --seconds 60 --methods kk,dfs \\
+        --out benchmarks/results/thesis/partitioning_generated.jsonl &
+    python benchmarks/partitioning_generated.py --sizes 100,200,300 --count 10 --seconds 60 --methods mcts \\
         --out benchmarks/results/thesis/partitioning_generated.jsonl
     python benchmarks/partitioning_generated.py --report benchmarks/results/thesis/partitioning_generated.jsonl
 """
@@ -46,24 +52,40 @@ def instance_seed(n: int, index: int) -> int:
     return 1000 * n + index
 
 
-def run(sizes: list[int], count: int, seconds: float, out: str | None) -> list[dict]:
-    """Every (instance, method) not yet in ``out``; returns all rows (old and new)."""
-    rows = []
-    if out and os.path.exists(out):
-        with open(out) as f:
-            rows = [json.loads(line) for line in f if line.strip()]
-    done = {(r["n"], r["index"], r["method"]) for r in rows if r["budget"] == seconds}
+def read_rows(paths: list[str]) -> list[dict]:
+    """The rows of the JSON-lines files that exist, a row repeated across files kept once."""
+    rows, seen = [], set()
+    for path in paths:
+        if os.path.exists(path):
+            with open(path) as f:
+                for line in f:
+                    if line.strip():
+                        row = json.loads(line)
+                        key = (row["n"], row["index"], row["method"], row["budget"], row.get("engine", "core"))
+                        if key not in seen:
+                            seen.add(key)
+                            rows.append(row)
+    return rows
+
+
+def run(sizes: list[int], count: int, seconds: float, out: str | None, methods: tuple = METHODS,
+        engine: str = "compiled") -> list[dict]:
+    """Every (instance, method) of ``methods`` not yet in ``out``; returns all rows (old and new)."""
+    rows = read_rows([out] if out else [])
+    done = {(r["n"], r["index"], r["method"]) for r in rows
+            if r["budget"] == seconds and (r["method"] != "mcts" or r.get("engine", "core") == engine)}
     for index in range(count):
         for n in sizes:
             numbers = generate(n, seed=instance_seed(n, index))
-            for method in METHODS:
+            for method in methods:
                 if (n, index, method) in done:
                     continue
-                solution = solve(numbers, method, seconds=seconds, seed=0)  # checks the partition
+                options = {"engine": engine} if method == "mcts" else {}
+                solution = solve(numbers, method, seconds=seconds, seed=0, **options)  # checks the partition
                 row = {"n": n, "index": index, "seed": instance_seed(n, index), "method": method, "budget": seconds,
                        "value": solution.value, "discrepancy": str(solution.discrepancy),
                        "cpu_seconds": solution.seconds, "simulations": solution.simulations,
-                       "stopped": solution.stopped}
+                       "stopped": solution.stopped, **options}
                 rows.append(row)
                 if out:
                     with open(out, "a") as f:
@@ -76,22 +98,27 @@ def report(rows: list[dict]) -> str:
     """Per size and budget: KK, DFS, MCTS means; KK - MCTS and MCTS - DFS with 95% intervals."""
     lines = ["number partitioning, generated instances; log2(E+1) bits, lower is better; 95% t intervals "
              "over the instances"]
-    for seconds in sorted({r["budget"] for r in rows}):
-        for n in sorted({r["n"] for r in rows}):
-            value = {(r["index"], r["method"]): r["value"] for r in rows if r["n"] == n and r["budget"] == seconds}
-            indices = sorted(i for i in {i for i, _ in value} if all((i, m) in value for m in METHODS))
-            if len(indices) < 2:
-                continue
-            kk, dfs, tree = (np.array([value[(i, m)] for i in indices]) for m in METHODS)
-            gain, versus = one_sample(kk - tree, 0.0), one_sample(tree - dfs, 0.0)
-            met = int(((kk - tree) >= CRITERION).sum())
-            paper = THESIS_60.get(n)
-            lines.append(
-                f"N {n:4d}, {seconds:g} CPU s, {len(indices)} instances: KK {kk.mean():7.2f}  DFS {dfs.mean():7.2f}  "
-                f"MCTS {tree.mean():7.2f} | KK - MCTS {gain['mean']:5.2f} [{gain['ci'][0]:5.2f}, "
-                f"{gain['ci'][1]:5.2f}], >= {CRITERION:g} on {met}/{len(indices)} | MCTS - DFS {versus['mean']:+5.2f} "
-                f"[{versus['ci'][0]:+5.2f}, {versus['ci'][1]:+5.2f}]"
-                + (f" | thesis 60 s, one instance: {paper[0]:.2f}, {paper[1]:+.2f}" if paper else ""))
+    engines = sorted({r.get("engine", "core") for r in rows if r["method"] == "mcts"})
+    for seconds, engine, n in ((s, e, n) for s in sorted({r["budget"] for r in rows}) for e in engines
+                           for n in sorted({r["n"] for r in rows})):
+        picked = [r for r in rows if r["n"] == n and r["budget"] == seconds
+                  and (r["method"] != "mcts" or r.get("engine", "core") == engine)]
+        value = {(r["index"], r["method"]): r["value"] for r in picked}
+        indices = sorted(i for i in {i for i, _ in value} if all((i, m) in value for m in METHODS))
+        if len(indices) < 2:
+            continue
+        kk, dfs, tree = (np.array([value[(i, m)] for i in indices]) for m in METHODS)
+        gain, versus = one_sample(kk - tree, 0.0), one_sample(tree - dfs, 0.0)
+        met = int(((kk - tree) >= CRITERION).sum())
+        paper = THESIS_60.get(n)
+        simulations = np.mean([r["simulations"] for r in picked if r["method"] == "mcts" and r["index"] in indices])
+        lines.append(
+            f"N {n:4d}, {seconds:g} CPU s, {len(indices)} instances: KK {kk.mean():7.2f}  DFS {dfs.mean():7.2f}  "
+            f"MCTS ({engine}, {simulations:,.0f} simulations) {tree.mean():7.2f} | "
+            f"KK - MCTS {gain['mean']:5.2f} [{gain['ci'][0]:5.2f}, "
+            f"{gain['ci'][1]:5.2f}], >= {CRITERION:g} on {met}/{len(indices)} | MCTS - DFS {versus['mean']:+5.2f} "
+            f"[{versus['ci'][0]:+5.2f}, {versus['ci'][1]:+5.2f}]"
+            + (f" | thesis 60 s, one instance: {paper[0]:.2f}, {paper[1]:+.2f}" if paper else ""))
     return "\n".join(lines)
 
 
@@ -101,13 +128,16 @@ def main(argv=None) -> None:
     parser.add_argument("--count", type=int, default=10, help="instances per size (default 10)")
     parser.add_argument("--seconds", type=float, default=5.0, help="CPU seconds per DFS and MCTS run (default 5)")
     parser.add_argument("--out", default=None, help="JSON-lines file of the rows; an existing one is resumed")
-    parser.add_argument("--report", default=None, metavar="FILE", help="only report the rows of FILE")
+    parser.add_argument("--methods", default=",".join(METHODS), help="comma-separated methods to run (default all)")
+    parser.add_argument("--engine", default="compiled", choices=("compiled", "core"),
+                        help="MCTS's engine (solve's engine option; default compiled)")
+    parser.add_argument("--report", default=None, nargs="+", metavar="FILE", help="only report the rows of FILEs")
     args = parser.parse_args(argv)
     if args.report:
-        with open(args.report) as f:
-            print(report([json.loads(line) for line in f if line.strip()]))
+        print(report(read_rows(args.report)))
         return
-    rows = run([int(n) for n in args.sizes.split(",")], args.count, args.seconds, args.out)
+    methods = tuple(args.methods.split(","))
+    rows = run([int(n) for n in args.sizes.split(",")], args.count, args.seconds, args.out, methods, args.engine)
     print(report(rows))
 
 

@@ -20,6 +20,14 @@ usually few indices move). Like the Python loop, a popped number equal to
 the largest original left counts as that original (the state's
 bookkeeping: the originals left are always the smallest ones).
 
+The limb arithmetic (:func:`compare`, :func:`subtract_into`,
+:func:`add_into`, :func:`top_limb`) is shared with the compiled tree search
+(:mod:`.tree_kernels`), which also scores leaves here: :func:`limbs_to_float`
+is Python's ``float(int)`` of a limb row (correctly rounded: 64 bits and a
+sticky bit, rounded once) and :func:`limbs_log2` is ``math.log2(int)``
+exactly as CPython computes it, so that the compiled search compares the
+same floats as the generic one.
+
 :func:`to_limbs` and :func:`from_limbs` convert between Python ints and
 limb rows. Measured against the Python loop (``bisect.insort`` on a list of
 ints, the fastest Python container, see :mod:`.karmarkar_karp`) on one core:
