@@ -145,6 +145,8 @@ def table(seconds: float, seeds: int | Iterable[int], instances: Sequence[str] |
                 "stopped": solution.stopped,
                 "moves": "".join(_LETTER[m] for m in solution.moves),
             }
+            if method in VARIANTS:  # solve's default: the compiled tree without options (rows before it: the core)
+                row["engine"] = "core" if options else "compiled"
             rows.append(row)
             if out is not None:
                 with open(out, "a", encoding="utf-8") as handle:
