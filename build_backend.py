@@ -11,14 +11,17 @@ compiling them for 10-15 s (issue 37 item 4).  If anything goes wrong the wheel
 is built without them, and they compile on first use, announced (see
 ``hornermcts/cost/kernels.py``).
 
-Only a wheel's build needs Numba, NumPy and SymPy
-(:func:`get_requires_for_build_wheel`); an editable install (the README's
-``pip install -e``, the CI) skips the step and does not install them into its
-build environment.  ``HORNERMCTS_NO_KERNEL_BUILD=1`` skips it too.
+An editable install (the README's ``pip install -e``, the CI) does the same
+on the sources themselves: Numba writes the kernels into their
+``__pycache__`` folders, where the installed package reads them.  Both builds
+get the runtime dependencies in their build environment
+(:func:`get_requires_for_build_wheel`, :func:`get_requires_for_build_editable`).
+``HORNERMCTS_NO_KERNEL_BUILD=1`` skips the step.
 """
 import os
 import subprocess
 import sys
+import tempfile
 
 from setuptools import build_meta
 from setuptools.build_meta import *  # noqa: F401,F403  (every other hook is setuptools')
@@ -32,6 +35,10 @@ KERNEL_BUILD_REQUIRES = ["numba>=0.59", "numpy>=1.24", "sympy>=1.12", "networkx>
 
 def get_requires_for_build_wheel(config_settings=None):
     return build_meta.get_requires_for_build_wheel(config_settings) + KERNEL_BUILD_REQUIRES
+
+
+def get_requires_for_build_editable(config_settings=None):
+    return build_meta.get_requires_for_build_editable(config_settings) + KERNEL_BUILD_REQUIRES
 
 
 #: A small default ``optimize`` of a file, whose new variables are searched, and its C code: it compiles the
@@ -55,15 +62,18 @@ WARM_PIPELINE = ("import hornermcts, sympy, tempfile, os\n"
 class BuildPyWithKernels(build_py):
     def run(self):
         super().run()
-        if getattr(self, "editable_mode", False) or os.environ.get("HORNERMCTS_NO_KERNEL_BUILD"):
+        if os.environ.get("HORNERMCTS_NO_KERNEL_BUILD"):
             return
+        # a wheel's kernels go into its copy of the sources; an editable install's into the sources themselves
+        sources = os.path.abspath(os.path.dirname(__file__) if getattr(self, "editable_mode", False)
+                                  else self.build_lib)
         env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}  # Numba's in-tree cache
-        # the built sources first; pip's isolated build environment stays on the path after them
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [os.path.abspath(self.build_lib), env.get("PYTHONPATH")]))
+        # the sources first; pip's isolated build environment stays on the path after them
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [sources, env.get("PYTHONPATH")]))
         env["PYTHONDONTWRITEBYTECODE"] = "1"
         try:
-            for command in (["-m", "hornermcts.cost.kernels"], ["-c", WARM_PIPELINE]):
-                subprocess.run([sys.executable, *command], env=env, check=True, timeout=600,
-                               cwd=self.build_lib)  # not the source tree, which `-m` would put first on the path
+            with tempfile.TemporaryDirectory() as elsewhere:  # not the sources' folder, which `-m` would put first
+                for command in (["-m", "hornermcts.cost.kernels"], ["-c", WARM_PIPELINE]):
+                    subprocess.run([sys.executable, *command], env=env, check=True, timeout=600, cwd=elsewhere)
         except (OSError, subprocess.SubprocessError) as exc:
             print(f"hornermcts: kernels not compiled at build ({exc}); they compile on first use", file=sys.stderr)

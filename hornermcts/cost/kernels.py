@@ -8,20 +8,22 @@ is writable, else in the user's cache folder), keyed by the source's content,
 the Numba version and the machine's CPU, so that a kernel compiles once per
 install and machine.  Hence:
 
-* an install from source (``pip install .``, an sdist) runs :func:`warm` while
-  it builds the wheel (``setup.py``), on the machine it installs on, and ships
-  the compiled kernels in the wheel: the first ``optimize`` loads them (a few
-  tenths of a second) instead of compiling them;
-* whatever still compiles at run time (an editable install, a read-only
-  install, another Numba version, a rarer argument type such as exponents with
+* an install from source (``pip install .``, an sdist) runs :func:`warm` and
+  a small pipeline while it builds the wheel (``build_backend.py``), on the
+  machine it installs on, and ships the compiled kernels in the wheel; an
+  editable install (``pip install -e``) compiles them into the sources'
+  ``__pycache__``: the first ``optimize`` loads them (a few tenths of a
+  second) instead of compiling them;
+* whatever still compiles at run time (a read-only install, another Numba
+  version, a rarer argument type such as exponents with
   more than 256 distinct values) is announced: a message on the ``hornermcts``
   logger (INFO) when it starts and ends and, when someone watches (standard
   error is a terminal, or a notebook), a line on standard error (on a
   terminal, blanked when the compile is done), unless a caller shows it its
   own way (:func:`announcing`: the command line's status line).
 
-``python -m hornermcts.cost.kernels`` compiles the kernels by hand, e.g. after
-an editable install or before timing a first run.  The module sits with the
+``python -m hornermcts.cost.kernels`` compiles the fast counter's kernels by
+hand, e.g. before timing a first run.  The module sits with the
 fast counter, which registers the announcement by importing it; it announces
 the domains' kernels too.
 """
