@@ -458,28 +458,18 @@ def structured(exprs) -> bool:
     >>> structured([x*sympy.sin(y) + x**2]), structured([sympy.sin(x + y)]), structured([(x + 1)*(y + 1)])
     (False, True, True)
     """
-    seen: set = set()
-    stack = [sympy.sympify(e) for e in exprs]
-    while stack:
-        e = stack.pop()
-        if e in seen:
-            continue
+    for e in _subexpressions(exprs):
         if e.is_Atom:
             if e in (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity, sympy.S.NaN):
                 return True
-            continue
-        seen.add(e)
-        if e.is_Add:
-            pass
         elif e.is_Mul:
             if sum(1 for f in e.args if f.is_Add or _is_polynomial_power(f) and f.base.is_Add) >= 2:
                 return True
         elif _is_polynomial_power(e):
             if e.base.is_Add and e.exp > 1 or e.exp > MAX_EXPONENT:
                 return True
-        elif not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
+        elif not e.is_Add and not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
             return True
-        stack.extend(e.args)
     return False
 
 
@@ -492,16 +482,17 @@ def has_pieces(exprs) -> bool:
     >>> has_pieces([x*sympy.sin(y) + x**2]), has_pieces([x**2 + 3*x*y - 1]), has_pieces([x/y])
     (True, False, True)
     """
+    return any(not (e.is_Symbol or e.is_Rational or e.is_Float or e.is_Add or e.is_Mul or _is_polynomial_power(e))
+               for e in _subexpressions(exprs))
+
+
+def _subexpressions(exprs):
+    """Each distinct subexpression of ``exprs`` (SymPy expressions) once, the expressions' own first."""
     seen: set = set()
     stack = [sympy.sympify(e) for e in exprs]
     while stack:
         e = stack.pop()
-        if e in seen:
-            continue
-        seen.add(e)
-        if e.is_Symbol or e.is_Rational or e.is_Float:
-            continue
-        if not (e.is_Add or e.is_Mul or _is_polynomial_power(e)):
-            return True
-        stack.extend(e.args)
-    return False
+        if e not in seen:
+            seen.add(e)
+            yield e
+            stack.extend(e.args)
