@@ -12,8 +12,8 @@ first of ``partitioning_generated.py``'s), this prints:
 - simulations per CPU second of each engine, alternating core and compiled
   ``--repeats`` times, ``--seconds`` CPU seconds per run (compilation warmed
   up before);
-- the best value each reaches at the same iteration counts (the same search:
-  they must agree).
+- the best value each reaches at the same iteration counts (the same search,
+  one simulation apart at most: they agree after whole visits).
 
 Usage::
 

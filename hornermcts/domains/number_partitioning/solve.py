@@ -18,7 +18,7 @@ same simulations (within one) over 20,000 simulations. Runs under one CPU
 budget differ by how many simulations fit in it, as the thesis's 10 runs
 per instance must have. By default the search runs on the domain's
 compiled tree (:mod:`.compiled_tree`: the same algorithm, which finds the
-same values at the same iteration counts, 7.5 to 18 times as many
+same values, at most one simulation apart, 7.5 to 18 times as many
 simulations per second at N = 300 to 100); ``engine="core"`` runs it on the generic
 :func:`hornermcts.search.mcts`, as does any option but ``cp``.
 
