@@ -50,7 +50,7 @@ import numpy as np
 from numba import njit
 
 __all__ = ["limb_count", "to_limbs", "from_limbs", "kk_descend", "compare", "subtract_into", "add_into", "top_limb",
-           "limbs_to_float", "limbs_log2"]
+           "insert_descending", "limbs_to_float", "limbs_log2"]
 
 _BASE = np.int64(1) << np.int64(32)
 
@@ -181,6 +181,31 @@ def _leading_zeros(word):  # pragma: no cover - compiled
     return n
 
 
+@njit(cache=True, inline="always")
+def insert_descending(pool, order, head, tail, ui, top):  # pragma: no cover - compiled
+    """Insert row ``ui`` into the descending ``order[head:tail]`` (a binary search for the first value below it,
+    then the shorter side shifted one place); the new ``(head, tail)``."""
+    lo = head
+    hi = tail
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if compare(pool, order[mid], pool, ui, top) >= 0:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo - head <= tail - lo:  # shift the larger ones one place towards the head
+        for p in range(head, lo):
+            order[p - 1] = order[p]
+        head -= 1
+        order[lo - 1] = ui
+    else:  # shift the smaller ones one place towards the tail
+        for p in range(tail, lo, -1):
+            order[p] = order[p - 1]
+        tail += 1
+        order[lo] = ui
+    return head, tail
+
+
 @njit(cache=True)
 def kk_descend(originals, taken, made, half, pool, order, left):  # pragma: no cover - compiled
     """Karmarkar-Karp from a tree state to a leaf of the complete-KK tree; returns ``(steps, taken, k)``.
@@ -239,26 +264,7 @@ def kk_descend(originals, taken, made, half, pool, order, left):  # pragma: no c
             taken += 1
         subtract_into(half, 0, pool, vi, limbs)
         subtract_into(pool, ui, pool, vi, top + 1)  # the difference takes u's row
-        head += 2
-        # binary search: the first position in order[head:tail] whose value is below the difference
-        lo = head
-        hi = tail
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if compare(pool, order[mid], pool, ui, top) >= 0:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo - head <= tail - lo:  # shift the larger ones one place towards the head
-            for p in range(head, lo):
-                order[p - 1] = order[p]
-            head -= 1
-            order[lo - 1] = ui
-        else:  # shift the smaller ones one place towards the tail
-            for p in range(tail, lo, -1):
-                order[p] = order[p - 1]
-            tail += 1
-            order[lo] = ui
+        head, tail = insert_descending(pool, order, head + 2, tail, ui, top)
         steps += 1
         while top > 0 and pool[order[head], top] == 0:
             top -= 1

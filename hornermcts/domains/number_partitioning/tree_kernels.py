@@ -37,7 +37,7 @@ import math
 import numpy as np
 from numba import njit
 
-from .kernels import add_into, compare, limbs_log2, subtract_into, top_limb
+from .kernels import add_into, compare, insert_descending, limbs_log2, subtract_into, top_limb
 
 __all__ = ["run_chunk", "new_node", "load_root", "QUOTA", "IMPROVED", "FULL", "TARGET", "EXHAUSTED", "ITERATIONS",
            "PARENT", "SPLIT_CHILD", "JOIN_CHILD", "STEPS", "VISITS", "EXPANDED", "BEST", "WORST", "OWN",
@@ -57,30 +57,6 @@ QUOTA, IMPROVED, FULL, TARGET, EXHAUSTED, ITERATIONS = 0, 1, 2, 3, 4, 5
 ROOT = 0
 
 
-@njit(cache=True, inline="always")
-def _insert(pool, order, head, tail, ui, top):  # pragma: no cover - compiled
-    """Insert row ``ui`` into the descending order[head:tail] (shifting the shorter side); new (head, tail)."""
-    lo = head
-    hi = tail
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if compare(pool, order[mid], pool, ui, top) >= 0:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo - head <= tail - lo:
-        for p in range(head, lo):
-            order[p - 1] = order[p]
-        head -= 1
-        order[lo - 1] = ui
-    else:
-        for p in range(tail, lo, -1):
-            order[p] = order[p - 1]
-        tail += 1
-        order[lo] = ui
-    return head, tail
-
-
 @njit(cache=True)
 def _move(pool, order, head, tail, join, hrow, limbs):  # pragma: no cover - compiled
     """Replace the two largest ``u >= v`` by ``u + v`` (join) or ``u - v``; the sum's half follows. New (head, tail)."""
@@ -97,7 +73,7 @@ def _move(pool, order, head, tail, join, hrow, limbs):  # pragma: no cover - com
         other = top_limb(pool, order[head], limbs)
         if other > top:
             top = other
-    return _insert(pool, order, head, tail, ui, top)
+    return insert_descending(pool, order, head, tail, ui, top)
 
 
 @njit(cache=True)
@@ -145,7 +121,7 @@ def _kk_leaf(pool, order, head, tail, n, parity, limbs):  # pragma: no cover - c
         vi = order[head + 1]
         subtract_into(pool, hrow, pool, vi, limbs)
         subtract_into(pool, ui, pool, vi, top + 1)
-        head, tail = _insert(pool, order, head + 2, tail, ui, top)
+        head, tail = insert_descending(pool, order, head + 2, tail, ui, top)
         steps += 1
         while top > 0 and pool[order[head], top] == 0:
             top -= 1
@@ -166,7 +142,7 @@ def _kk_leaf(pool, order, head, tail, n, parity, limbs):  # pragma: no cover - c
         while tail - head > 1:
             ui = order[head]
             subtract_into(pool, ui, pool, order[head + 1], limbs)
-            head, tail = _insert(pool, order, head + 2, tail, ui, full)
+            head, tail = insert_descending(pool, order, head + 2, tail, ui, full)
         for q in range(limbs):
             pool[erow, q] = 0
         pool[erow, 0] = 1
