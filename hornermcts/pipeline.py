@@ -315,7 +315,8 @@ def prepare_outputs(expr, deadline: Deadline | None = None, max_terms: int | Non
     items = list(expr)
     if not items:
         raise OptionError("no expressions to optimize")
-    if all(isinstance(e, Polynomial) for e in items) and len({(e.symbols, *e.opaque.items()) for e in items}) == 1:
+    first = items[0]
+    if all(isinstance(e, Polynomial) and e.symbols == first.symbols and e.opaque == first.opaque for e in items):
         return _joined(items)
     exprs = [as_expression(e, deadline=deadline, max_terms=max_terms) for e in items]
     markers = [sympy.Dummy(f"output{k}") for k in range(len(exprs))]
@@ -360,14 +361,14 @@ def _outputs(joint: Polynomial, n_markers: int, zero: list) -> list[Polynomial]:
         if is_zero:
             polys.append(Polynomial(symbols, np.zeros((0, len(symbols)), dtype=np.int64), [], opaque=joint.opaque))
             continue
-        rows = exps[:, next(markers)] == 1
-        polys.append(Polynomial(symbols, exps[rows][:, n_markers:],
-                                [joint.coefficients[i] for i in rows.nonzero()[0]], opaque=joint.opaque))
+        rows = exps[:, next(markers)] == 1  # an output's rows of the joint: distinct, their coefficients non-zero
+        polys.append(Polynomial.of_valid_rows(symbols, np.ascontiguousarray(exps[rows][:, n_markers:]),
+                                              tuple(joint.coefficients[i] for i in rows.nonzero()[0]), joint.opaque))
     return polys
 
 
 def optimize(expr, options: Options | None = None, *, progress="auto", deadline: Deadline | None = None,
-             baselines: bool = True, client=None, **changes) -> OptimizeResult:
+             report: bool = True, client=None, **changes) -> OptimizeResult:
     """Find a good Horner scheme for ``expr``; return the optimized form.
 
     SymPy input that is more than one polynomial region as written (products
@@ -408,10 +409,11 @@ def optimize(expr, options: Options | None = None, *, progress="auto", deadline:
         a caller whose clock started earlier (the command line counts
         ``--time-limit`` from its start and keeps time to write the code);
         default ``time_limit`` seconds from now.
-    baselines : bool
+    report : bool
         False: ``result.baselines`` is left empty where it would cost DAG
-        builds (several outputs: each occurrence order built once more), for
-        callers that do not report it (the expression front end).
+        builds (several outputs: each occurrence order built once more) and
+        ``result.relative_error`` is None (not measured), for callers that
+        report neither (the expression front end).
     client : dask.distributed.Client, optional
         Run the restarts and the candidate builds on its cluster instead of
         forked processes (:class:`~hornermcts.search.parallel.on_cluster`;
@@ -431,7 +433,7 @@ def optimize(expr, options: Options | None = None, *, progress="auto", deadline:
             raise OptionError("client= runs iteration budgets only: a time limit is kept by this machine's clock, "
                               "which the cluster's workers do not share")
         with on_cluster(client):
-            return optimize(expr, options, progress=progress, deadline=deadline, baselines=baselines, **changes)
+            return optimize(expr, options, progress=progress, deadline=deadline, report=report, **changes)
     clock = time.perf_counter()
     options = make(options, **changes)
     if options.seed is None:  # draw it now and record it: the run can be repeated
@@ -440,7 +442,7 @@ def optimize(expr, options: Options | None = None, *, progress="auto", deadline:
     # the phases on a terminal's status line, a kernel compiling among them
     with showing_phases(deadline, progress), announcing(deadline.phases) if deadline.phases else nullcontext(), \
             _hard_end(options.time_limit, deadline):
-        return _optimize(expr, options, progress, deadline, baselines, clock)
+        return _optimize(expr, options, progress, deadline, report, clock)
 
 
 def _hard_end(limit: float | None, deadline: Deadline):
@@ -457,14 +459,14 @@ def _hard_end(limit: float | None, deadline: Deadline):
     return hard_end(deadline.at - limit + hard - HARD_MARGIN, message)
 
 
-def _optimize(expr, options: Options, progress, deadline: Deadline, baselines: bool, clock: float) -> OptimizeResult:
+def _optimize(expr, options: Options, progress, deadline: Deadline, report: bool, clock: float) -> OptimizeResult:
     """:func:`optimize` once its options and deadline are made: SymPy input as written by the front end, a
     polynomial by the stages; a polynomial in pieces (:func:`_pieces_input`) both ways, the cheaper kept."""
     written = _structured_input(expr)
     if written is not None:
         return _optimize_written(expr, written, options, deadline, clock)
     pieces = _pieces_input(expr) if not deadline.bounded else None
-    result = _optimize_polynomial(expr, options, progress, deadline, baselines, clock)
+    result = _optimize_polynomial(expr, options, progress, deadline, report, clock)
     if pieces is not None:
         deadline.phase("the expression as written, to compare")
         other = _optimize_written(expr, pieces, options, deadline, clock)
@@ -473,7 +475,7 @@ def _optimize(expr, options: Options, progress, deadline: Deadline, baselines: b
     return result
 
 
-def _optimize_polynomial(expr, options: Options, progress, deadline: Deadline, baselines: bool,
+def _optimize_polynomial(expr, options: Options, progress, deadline: Deadline, report: bool,
                          clock: float) -> OptimizeResult:
     """:func:`optimize` of one polynomial region: parsed, factored, searched."""
     deadline.phase("reading the input")
@@ -484,7 +486,7 @@ def _optimize_polynomial(expr, options: Options, progress, deadline: Deadline, b
     else:
         split = None
     if split is None:
-        found = _optimize_whole(polys, joint, n_markers, options, progress, deadline, baselines)
+        found = _optimize_whole(polys, joint, n_markers, options, progress, deadline, report)
     else:
         found = _optimize_product(polys, joint, split, options, progress, deadline)
     substitution = found.substitution
@@ -509,7 +511,7 @@ def _optimize_polynomial(expr, options: Options, progress, deadline: Deadline, b
         form=form,
         factors=found.factors if form == "factored" else (),
         variables=dict(substitution.forms) if substitution is not None and form == "optimized" else {},
-        relative_error=_measured_error(best.dag, deadline),
+        relative_error=_measured_error(best.dag, deadline) if report else None,
     )
 
 

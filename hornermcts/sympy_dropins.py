@@ -20,6 +20,7 @@ x**2*(x*(y**2 + z) + y)
 """
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Iterable, Iterator
 
@@ -27,7 +28,7 @@ import sympy
 
 from .errors import OptionError
 from .expression import optimize_written
-from .expression.written import SYMPY_CSE_UP_TO
+from .expression.written import SYMPY_CSE_UP_TO, sympy_cse_named
 from .expression.assemble import count, placeholders
 from .cost.counting import expression_count, own_operations
 from .pipeline import optimize
@@ -243,6 +244,12 @@ def _uses(trees, temporaries) -> Counter:
     return uses
 
 
+def _ran_out(given: int) -> OptionError:
+    """The error for ``symbols`` that ran out after ``given`` names."""
+    return OptionError(f"the symbols given for the temporaries ran out after {given} (names the expressions use "
+                       f"are skipped): give more (e.g. sympy.numbered_symbols('x')) or none")
+
+
 def _as_sympy_writes_it(replacements, outputs, pieces, symbols):
     """Assignments written as :func:`sympy.cse` writes its answer, with the same operations.
 
@@ -268,9 +275,7 @@ def _as_sympy_writes_it(replacements, outputs, pieces, symbols):
         while len(names) <= k:
             following = next(symbols, None)
             if following is None:
-                raise OptionError(f"the symbols given for the temporaries ran out after {len(names)} (names the "
-                                  f"expressions use are skipped): give more (e.g. sympy.numbered_symbols('x')) "
-                                  f"or none")
+                raise _ran_out(len(names))
             names.append(following)
         return names[k]
 
@@ -431,6 +436,9 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
         from sympy.simplify.cse_main import postprocess_for_cse, preprocess_for_cse
 
         flat = [preprocess_for_cse(e, pairs) for e in flat]
+    # sympy.cse's answer, where it is kept, is SymPy's writing with the names already: it takes them from a copy
+    names, theirs_names = itertools.tee(names)
+    theirs = None
     if all(_polynomial(e) for e in flat):  # one region: the polynomial pipeline as it stands
         result = optimize(flat if len(flat) > 1 else flat[0], **options)
         if result.written is not None:  # products of sums: the front end as written (sympy.cse a candidate there)
@@ -441,13 +449,18 @@ def cse(exprs, symbols=None, optimizations=None, postprocess=None, order="canoni
             pieces = set(result.dag.opaque.values())
         small = sum(expression_count(e).total for e in flat) <= SYMPY_CSE_UP_TO
         if result.written is None and small:  # never more than sympy.cse
-            theirs = sympy.cse(flat, symbols=placeholders())
-            if count(*theirs).total < result.after.total:
-                (statements, outputs), pieces = theirs, set()
+            answer = sympy_cse_named(flat, theirs_names)
+            if count(*answer).total < result.after.total:
+                (statements, outputs), pieces, theirs = answer, set(), answer
     else:
-        written = optimize_written(flat, **options)
+        written = optimize_written(flat, temporaries=theirs_names, **options)
         statements, outputs, pieces = written.statements, written.outputs, written.inlinable
-    replacements, reduced = _as_sympy_writes_it(statements, outputs, pieces, names)
+        if written.form == "sympy.cse":
+            theirs = statements, outputs
+    if theirs is not None and not any(isinstance(t, sympy.Dummy) for t, _ in theirs[0]):  # named by SymPy
+        replacements, reduced = theirs
+    else:  # (where the names ran out, this says so)
+        replacements, reduced = _as_sympy_writes_it(statements, outputs, pieces, names)
     if pairs:
         replacements = [(t, postprocess_for_cse(rhs, pairs)) for t, rhs in replacements]
         reduced = [postprocess_for_cse(e, pairs) for e in reduced]

@@ -234,6 +234,17 @@ def test_cse_list_false_answers_in_the_inputs_type():
     assert cse([x], list=False) == ([], [x]) and cse({x: 1}, list=False) == sympy.cse({x: 1}, list=False)
 
 
+def test_sympy_cses_answer_when_kept_is_named_from_the_symbols_given_and_says_when_they_run_out():
+    x, y, z, w = sympy.symbols("x y z w")
+    exprs = [w * y + w + x + y + z, w * x * y]  # sympy.cse's 6 operations beat the Horner form's 7
+    a, b = sympy.symbols("a b")
+    assert cse(exprs, symbols=iter([a, b])) == sympy.cse(exprs, symbols=iter([a, b])) == ([(a, w * y)],
+                                                                                       [a + w + x + y + z, a * x])
+    assert cse(exprs, symbols=[x, a]) == ([(a, w * y)], [a + w + x + y + z, a * x])  # x is the input's: skipped
+    with pytest.raises(ValueError, match="ran out after 0"):
+        cse(exprs, symbols=iter([x]))
+
+
 def test_cse_never_names_a_temporary_as_a_symbol_of_the_input():
     x0 = sympy.Symbol("x0", real=True)  # another symbol than SymPy's x0, with the same name
     exprs = [(x0 + y) ** 2 * z + (x0 + y) * w, x0 + y]

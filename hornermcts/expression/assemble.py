@@ -84,12 +84,17 @@ def share_scaled(statements: list, outputs: list) -> tuple[list, list]:
 
     trees = [rhs for _, rhs in statements] + list(outputs)
     uses: Counter = Counter()
-    seen: set = set()
+    pairs_of: dict = {}  # each distinct product's pairs, counted once
+    offers: list = []  # the pairs each tree's products offer
     for tree in trees:
+        offered: set = set()
         for node in sympy.preorder_traversal(tree):
-            if node.is_Mul and node not in seen:
-                seen.add(node)
-                uses.update(_scaled_pairs(node))
+            if node.is_Mul:
+                if node not in pairs_of:
+                    pairs_of[node] = _scaled_pairs(node)
+                    uses.update(pairs_of[node])
+                offered.update(pairs_of[node])
+        offers.append(offered)
     shared = {pair: sympy.Dummy("scaled") for pair, k in uses.most_common() if k >= 2}
     if not shared:
         return statements, outputs
@@ -105,11 +110,13 @@ def share_scaled(statements: list, outputs: list) -> tuple[list, list]:
         taken[pair] = shared[pair]
         return sympy.Mul(sympy.sign(c), shared[pair], *rest)
 
-    def replaced(tree):
+    def replaced(tree, offered: set):
+        if offered.isdisjoint(shared):  # no product in it offers a shared pair
+            return tree
         return tree.replace(lambda n: n.is_Mul and rewrite(n) is not None, rewrite)
 
-    statements = [(s, replaced(rhs)) for s, rhs in statements]
-    outputs = [replaced(e) for e in outputs]
+    statements = [(s, replaced(rhs, offered)) for (s, rhs), offered in zip(statements, offers)]
+    outputs = [replaced(e, offered) for e, offered in zip(outputs, offers[len(statements):])]
     names = [(t, sympy.Mul(c, symbol)) for (c, symbol), t in taken.items()]
     return names + statements, outputs
 
@@ -211,5 +218,5 @@ def placeholders():
 
 def count(statements: list, outputs: list) -> OpCount:
     """Operations of ``statements`` and ``outputs`` in FORM's model, each statement once (its name is free)."""
-    return sum((expression_count(e) for _, e in statements), OpCount()) + sum(
-        (expression_count(e) for e in outputs), OpCount())
+    memo: dict = {}  # the subtrees' counts, shared by the statements
+    return sum((expression_count(e, memo) for e in [*(rhs for _, rhs in statements), *outputs]), OpCount())

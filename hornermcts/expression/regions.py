@@ -432,7 +432,8 @@ def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_
     if term_budget is None:
         from ..cost.counting import expression_count
 
-        size = sum(expression_count(e).total for e in exprs)
+        memo: dict = {}  # the subtrees' counts, shared by the expressions
+        size = sum(expression_count(e, memo).total for e in exprs)
         term_budget = TERMS_PER_INPUT_OPERATION * max(size, 1000)
     walk = _Walk(expand_limit, term_budget, angle_sums)
     for e in exprs:

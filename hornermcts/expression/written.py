@@ -33,8 +33,8 @@ from .assemble import assemble, count, placeholders
 from .sharing import share_across
 from .regions import DEFAULT_EXPAND_LIMIT, Regions, regions
 
-__all__ = ["WrittenResult", "optimize_written", "EXPANSION_GROWTH", "REGION_ITERATIONS", "REGION_CANDIDATES",
-           "SYMPY_CSE_UP_TO"]
+__all__ = ["WrittenResult", "optimize_written", "sympy_cse_named", "EXPANSION_GROWTH", "REGION_ITERATIONS",
+           "REGION_CANDIDATES", "SYMPY_CSE_UP_TO"]
 
 #: The regions are small polynomials in many atoms: the order search converges within a few dozen orders
 #: (gait2d row 10: 396, 395, 395, 391 operations at 1000, 300, 100, 30 orders per search; the pendulum5
@@ -173,7 +173,18 @@ def _region_options(options, changes: dict):
     return chosen.replace(iterations=min(chosen.iterations, REGION_ITERATIONS), variables_per_restart=10**6)
 
 
-def optimize_written(exprs, options=None, *, deadline=None, **changes) -> WrittenResult:
+def sympy_cse_named(exprs: list, temporaries=None) -> tuple[list, list]:
+    """``sympy.cse(exprs)``, its temporaries named from ``temporaries``, or placeholders (Dummy symbols) where
+    there are none or they run out (the caller names those, and says when names run out)."""
+    if temporaries is not None:
+        try:
+            return sympy.cse(exprs, symbols=temporaries)
+        except ValueError:  # ran out of names: asked again (any other error is raised again there)
+            pass
+    return sympy.cse(exprs, symbols=placeholders())
+
+
+def optimize_written(exprs, options=None, *, deadline=None, temporaries=None, **changes) -> WrittenResult:
     """Optimize SymPy expressions as written (see the module docstring); ``options`` as :func:`hornermcts.optimize`.
 
     Parameters
@@ -182,6 +193,9 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     options : Options, optional
     deadline : Deadline, optional
         When the call must end, passed to :func:`hornermcts.optimize`.
+    temporaries : iterator of sympy.Symbol, optional
+        Names for the temporaries of ``sympy.cse``'s answer, where it is
+        kept (default: placeholders, as every other answer's).
     **changes
         Options by name (``preset``, ``seed``, ``time_limit`` ...).
 
@@ -204,7 +218,7 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     name, chosen = min(candidates, key=lambda c: _quick_cost(c[1])) if len(candidates) > 1 else candidates[0]
     units = chosen.polynomials()
     if len(units) > 1:
-        result = optimize(units, chosen_options, deadline=deadline, baselines=False)
+        result = optimize(units, chosen_options, deadline=deadline, report=False)
     else:
         result = optimize(units[0], options, deadline=deadline, **changes)
     replacements, unit_exprs = result.assignments(placeholders())
@@ -216,9 +230,10 @@ def optimize_written(exprs, options=None, *, deadline=None, **changes) -> Writte
     # never more than sympy.cse on what users write (run on another core beside ours, it saved 0.1 s of 0.87 s
     # on gait2d rows 9-17 and cost 0.04 s of fork on every small call: one after the other)
     phase("sympy.cse, to compare")
-    own = sympy.cse(exprs, symbols=placeholders())
+    own = sympy_cse_named(exprs, temporaries)
     own_count = count(*own)
-    before = sum((expression_count(e) for e in exprs), OpCount())
+    memo: dict = {}
+    before = sum((expression_count(e, memo) for e in exprs), OpCount())
     if own_count.total < after.total:
         statements, outputs, after, name = own[0], own[1], own_count, "sympy.cse"
     inlinable = {rhs for _, rhs in statements}  # as sympy.cse names only what repeats
