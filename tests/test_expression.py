@@ -78,8 +78,11 @@ def test_regions_share_sums_that_differ_by_a_number():
 def test_regions_refuse_to_grow_past_their_budget():
     product = sympy.Mul(*[sympy.Symbol(f"a{k}") + sympy.Symbol(f"b{k}") for k in range(12)])
     assert len(regions([product], expand_limit=1).units) == 13  # kept as written: 12 sums and the product
-    with pytest.raises(LimitError, match="over the budget"):
+    with pytest.raises(LimitError, match="budget of 1000"):  # the product's form (4,096 terms) is not kept
         regions([product], expand_limit=10**6, term_budget=1000)
+    with pytest.raises(LimitError, match="over the work budget of 100"):  # its 24 symbols and 12 sums, then the product
+        regions([product], expand_limit=10**6, term_budget=10**6, work_budget=100)
+    assert regions([product], expand_limit=10**6, term_budget=4096, work_budget=12 * 4096).n_terms == 4096
 
 
 def test_the_count_is_the_count_of_what_cse_returns():

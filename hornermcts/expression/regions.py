@@ -103,6 +103,8 @@ def _number(e):
 def _divide(c, lead):
     if lead == 1:
         return c
+    if type(c) is int and type(lead) is int and c % lead == 0:  # most coefficients: no Fraction made
+        return c // lead
     if isinstance(c, (int, Fraction)) and isinstance(lead, (int, Fraction)):
         q = Fraction(c) / lead
         return int(q) if q.denominator == 1 else q
@@ -217,8 +219,12 @@ def _coefficient(c):
 class _Walk:
     """The state of one :func:`regions` walk."""
 
-    def __init__(self, expand_limit: int, term_budget: int, angle_sums: bool = True):
+    def __init__(self, expand_limit: int, term_budget: int, angle_sums: bool = True, budget_text: str = "",
+                 work_budget: int | None = None):
         self.expand_limit = expand_limit
+        self.budget_text = budget_text  # what the budget is, for its error
+        self.work_budget = work_budget
+        self.work = 0  # terms of every form built
         self.angle_sums = angle_sums
         self.trig: dict = {}  # atom of sin(a) or cos(a) -> (sin or cos, a as written)
         self.trig_atom: dict = {}  # and back
@@ -255,7 +261,7 @@ class _Walk:
             self.terms += len(canon)
             if self.terms > self.term_budget:
                 raise LimitError(f"the expression's regions reached {self.terms} terms, over the budget of "
-                                 f"{self.term_budget} (64 per operation as written)")
+                                 f"{self.term_budget}{self.budget_text}")
         return lead, found
 
     def operand(self, e) -> tuple:
@@ -287,7 +293,16 @@ class _Walk:
                 stack.append((node, True))
                 stack.extend((k, False) for k in _operands(node) if k not in self.form)
                 continue
-            self.form[node] = self.make(node)
+            form = self.make(node)
+            if len(form) + self.terms > self.term_budget:  # every form ends in a unit: stopped before it is built
+                raise LimitError(f"a subexpression of the regions reached {len(form)} terms, beyond the "
+                                 f"{self.term_budget - self.terms} left of the budget of {self.term_budget}"
+                                 f"{self.budget_text}")
+            self.work += len(form)
+            if self.work_budget is not None and self.work > self.work_budget:
+                raise LimitError(f"the regions' forms reached {self.work} terms, over the work budget of "
+                                 f"{self.work_budget}")
+            self.form[node] = form
         return self.form[e]
 
     def make(self, e) -> dict:
@@ -421,21 +436,26 @@ def _operands(e) -> tuple:
     return ()
 
 
-def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_sums: bool = True) -> Regions:
+def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_sums: bool = True,
+            work_budget: int | None = None) -> Regions:
     """The polynomial regions of ``exprs`` (a list of SymPy expressions), products of sums expanded to ``expand_limit``.
 
     ``angle_sums`` folds products of sines and cosines that are angle sums
     (:meth:`_Walk.fold_angles`).  ``term_budget`` bounds the terms of all regions together (default
     :data:`TERMS_PER_INPUT_OPERATION` times the operations as written, at
-    least 64,000); reaching it is a :class:`~hornermcts.errors.LimitError`.
+    least 64,000), ``work_budget`` (default none) the terms of every form
+    the walk builds on the way (a sum's and each of its terms'); reaching
+    either is a :class:`~hornermcts.errors.LimitError`.
     """
+    budget_text = ""
     if term_budget is None:
         from ..cost.counting import expression_count
 
         memo: dict = {}  # the subtrees' counts, shared by the expressions
         size = sum(expression_count(e, memo).total for e in exprs)
         term_budget = TERMS_PER_INPUT_OPERATION * max(size, 1000)
-    walk = _Walk(expand_limit, term_budget, angle_sums)
+        budget_text = f" ({TERMS_PER_INPUT_OPERATION} per operation as written)"
+    walk = _Walk(expand_limit, term_budget, angle_sums, budget_text, work_budget)
     for e in exprs:
         poly = walk.polynomial(sympy.sympify(e))
         lead, k = walk.unit(poly)
