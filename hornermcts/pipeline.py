@@ -461,11 +461,13 @@ def _hard_end(limit: float | None, deadline: Deadline):
 
 def _optimize(expr, options: Options, progress, deadline: Deadline, report: bool, clock: float) -> OptimizeResult:
     """:func:`optimize` once its options and deadline are made: SymPy input as written by the front end, a
-    polynomial by the stages; a polynomial in pieces (:func:`_pieces_input`) both ways, the cheaper kept."""
-    written = _structured_input(expr)
-    if written is not None:
-        return _optimize_written(expr, written, options, deadline, clock)
-    pieces = _pieces_input(expr) if not deadline.bounded else None
+    polynomial by the stages; a polynomial in pieces (of at most :data:`WRITTEN_PIECES_LIMIT` operations as
+    written, without a time limit) both ways, the cheaper kept."""
+    shape, items = _written_input(expr)
+    if shape == "structured":
+        return _optimize_written(expr, items, options, deadline, clock)
+    pieces = items if shape == "pieces" and not deadline.bounded and sum(
+        expression_count(e).total for e in items) <= WRITTEN_PIECES_LIMIT else None
     result = _optimize_polynomial(expr, options, progress, deadline, report, clock)
     if pieces is not None:
         deadline.phase("the expression as written, to compare")
@@ -543,23 +545,13 @@ def _sympy_items(expr) -> list | None:
     return items if items and all(isinstance(e, sympy.Expr) for e in items) else None
 
 
-def _structured_input(expr) -> list | None:
-    """The SymPy expressions of ``expr`` when they are more than one polynomial region as written, else None."""
-    from .expression.regions import structured
+def _written_input(expr) -> tuple[str, list]:
+    """``(shape, items)``: SymPy input's :func:`~hornermcts.expression.regions.written_shape` and its expressions;
+    ``("polynomial", [])`` for anything else."""
+    from .expression.regions import written_shape
 
     items = _sympy_items(expr)
-    return items if items is not None and structured(items) else None
-
-
-def _pieces_input(expr) -> list | None:
-    """The SymPy expressions of ``expr`` when they hold pieces (:func:`~hornermcts.expression.regions.has_pieces`)
-    in at most :data:`WRITTEN_PIECES_LIMIT` operations as written, else None."""
-    from .expression.regions import has_pieces
-
-    items = _sympy_items(expr)
-    if items is None or not has_pieces(items):
-        return None
-    return items if sum(expression_count(e).total for e in items) <= WRITTEN_PIECES_LIMIT else None
+    return ("polynomial", []) if items is None else (written_shape(items), items)
 
 
 def _optimize_written(expr, exprs: list, options: Options, deadline: Deadline, clock: float) -> OptimizeResult:

@@ -47,7 +47,7 @@ import sympy
 from ..errors import LimitError
 from ..polynomial.sparse import MAX_EXPONENT
 
-__all__ = ["Regions", "regions", "structured", "has_pieces", "DEFAULT_EXPAND_LIMIT"]
+__all__ = ["Regions", "regions", "structured", "written_shape", "DEFAULT_EXPAND_LIMIT"]
 
 #: The most terms a product of sums may expand to when expansion is allowed:
 #: beyond it the product is kept as written.
@@ -463,48 +463,52 @@ def regions(exprs, expand_limit: int = 1, term_budget: int | None = None, angle_
     return walk.out
 
 
-def structured(exprs) -> bool:
-    """Whether ``exprs`` (SymPy expressions) are more than one polynomial region as written.
+def written_shape(exprs) -> str:
+    """What ``exprs`` (SymPy expressions) are as written, in one walk: "structured", "pieces" or "polynomial".
 
-    True when they hold a product or power of sums (``(a + b)*(c + d)``,
-    ``(a + b)**3``), or a call, root or reciprocal of anything but a symbol
-    or a number (``sin(x + y)``, ``sqrt(2*x)``, ``1/(x - y)``): what
-    expanding at the door would destroy, or could not share; also when they
-    hold what no polynomial can (``oo``, ``zoo``, ``nan``, ``x**(10**20)``),
-    which the regions keep as pieces.  A polynomial in symbols and pieces of
-    symbols (``x*sin(y) + x**2``) is one region.
+    ``"structured"``: more than one polynomial region, when they hold a
+    product or power of sums (``(a + b)*(c + d)``, ``(a + b)**3``), or a
+    call, root or reciprocal of anything but a symbol or a number
+    (``sin(x + y)``, ``sqrt(2*x)``, ``1/(x - y)``): what expanding at the door
+    would destroy, or could not share; also when they hold what no
+    polynomial can (``oo``, ``zoo``, ``nan``, ``x**(10**20)``), which the
+    regions keep as pieces.  ``"pieces"``: one region, a polynomial in
+    symbols and pieces of symbols (a call, a root, a reciprocal,
+    ``Piecewise``, a constant such as ``pi``: ``x*sin(y) + x**2``).
+    ``"polynomial"``: sums, products, integer powers, symbols and numbers only.
+
+    >>> import sympy
+    >>> x, y = sympy.symbols("x y")
+    >>> [written_shape([e]) for e in (x*sympy.sin(y) + x**2, sympy.sin(x + y), (x + 1)*(y + 1), x**2 + 3*x*y, x/y)]
+    ['pieces', 'structured', 'structured', 'polynomial', 'pieces']
+    """
+    pieces = False
+    for e in _subexpressions(exprs):
+        if e.is_Atom:
+            if e in (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity, sympy.S.NaN):
+                return "structured"
+        elif e.is_Mul:
+            if sum(1 for f in e.args if f.is_Add or _is_polynomial_power(f) and f.base.is_Add) >= 2:
+                return "structured"
+        elif _is_polynomial_power(e):
+            if e.base.is_Add and e.exp > 1 or e.exp > MAX_EXPONENT:
+                return "structured"
+        elif not e.is_Add and not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
+            return "structured"
+        pieces = pieces or not (e.is_Symbol or e.is_Rational or e.is_Float or e.is_Add or e.is_Mul
+                                or _is_polynomial_power(e))
+    return "pieces" if pieces else "polynomial"
+
+
+def structured(exprs) -> bool:
+    """Whether ``exprs`` (SymPy expressions) are more than one polynomial region as written (:func:`written_shape`).
 
     >>> import sympy
     >>> x, y = sympy.symbols("x y")
     >>> structured([x*sympy.sin(y) + x**2]), structured([sympy.sin(x + y)]), structured([(x + 1)*(y + 1)])
     (False, True, True)
     """
-    for e in _subexpressions(exprs):
-        if e.is_Atom:
-            if e in (sympy.S.Infinity, sympy.S.NegativeInfinity, sympy.S.ComplexInfinity, sympy.S.NaN):
-                return True
-        elif e.is_Mul:
-            if sum(1 for f in e.args if f.is_Add or _is_polynomial_power(f) and f.base.is_Add) >= 2:
-                return True
-        elif _is_polynomial_power(e):
-            if e.base.is_Add and e.exp > 1 or e.exp > MAX_EXPONENT:
-                return True
-        elif not e.is_Add and not all(a.is_Atom for a in (e.args[:1] if e.is_Pow else e.args)):
-            return True
-    return False
-
-
-def has_pieces(exprs) -> bool:
-    """Whether ``exprs`` (SymPy expressions) hold anything but sums, products, integer powers, symbols and numbers:
-    a call, a root, a reciprocal, ``Piecewise``, a constant such as ``pi`` (what a polynomial holds as opaque pieces).
-
-    >>> import sympy
-    >>> x, y = sympy.symbols("x y")
-    >>> has_pieces([x*sympy.sin(y) + x**2]), has_pieces([x**2 + 3*x*y - 1]), has_pieces([x/y])
-    (True, False, True)
-    """
-    return any(not (e.is_Symbol or e.is_Rational or e.is_Float or e.is_Add or e.is_Mul or _is_polynomial_power(e))
-               for e in _subexpressions(exprs))
+    return written_shape(exprs) == "structured"
 
 
 def _subexpressions(exprs):
