@@ -6,7 +6,9 @@ Every generator takes a :class:`~hornermcts.dag.Dag`, an
 statement per temporary (the arithmetic by compiled passes over arrays,
 :mod:`~hornermcts.codegen.lowering` and :mod:`~hornermcts.codegen.render`;
 the opaque pieces by SymPy's printers ``C99CodePrinter``,
-``PythonCodePrinter``, ``NumPyPrinter``, ``FCodePrinter``):
+``PythonCodePrinter``, ``NumPyPrinter``, ``FCodePrinter``, except the new
+variables' linear forms, written by :mod:`~hornermcts.codegen.forms` as
+those printers write them):
 
 * the opaque pieces (placeholders for ``sin(y)``, ``1/z``, ...) are computed
   first from the input variables;
@@ -49,6 +51,8 @@ Layout
     compiled pass into tokens that each language's words join.
 ``literals``
     Exact coefficients and their literals in each language and precision.
+``forms``
+    The new variables' definitions (linear forms), written without SymPy.
 ``compensated``
     The program rewritten in double-double arithmetic, and its runtime.
 ``c``, ``python``, ``numpy``, ``fortran``

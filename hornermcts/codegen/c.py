@@ -15,7 +15,8 @@ from .compensated import C_RUNTIME, compensate
 from .expressions import CALL, PIECE
 from .literals import c_literal, numeric_constants
 from .precision import COMPENSATED, check_precision
-from .printing import neg_one, printed
+from .forms import piece_names
+from .printing import neg_one, piece_text
 from .program import Program
 
 #: Statements per generated C function (see :func:`to_c`).  64: measured on
@@ -410,15 +411,15 @@ def _texts(prog: Program, printer: CPrinter, lanes: int | str) -> tuple[list, li
     ``lanes``, a piece's symbols lane ``k`` of their vectors (no vector functions in C: computed lane by lane)."""
     storage = printer.storage
 
-    def piece_text(expr) -> str:
+    def text_of(expr) -> str:
         if lanes:
-            printer.storage = {**storage, **{s.name: f"{storage.get(s.name, s.name)}[k]" for s in expr.free_symbols}}
+            printer.storage = {**storage, **{name: f"{storage.get(name, name)}[k]" for name in piece_names(expr)}}
         try:
-            return printed(printer, numeric_constants(expr))
+            return piece_text(printer, expr, printer.storage, numeric_constants)
         finally:
             printer.storage = storage
 
-    return prog.texts(lambda v: c_literal(v, printer.precision), "dd_pair(", neg_one(printer), piece_text, storage)
+    return prog.texts(lambda v: c_literal(v, printer.precision), "dd_pair(", neg_one(printer), text_of, storage)
 
 
 class _Layout:

@@ -7,6 +7,7 @@ from ..errors import OptionError
 import sympy
 from sympy.printing.fortran import FCodePrinter
 
+from .forms import LinearForm
 from .literals import fortran_literal, fraction, numeric_constants
 from .precision import check_precision
 from .printing import neg_one, printed
@@ -125,8 +126,12 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
 
     for k, (_, loc) in enumerate(prog.inputs):
         statements.append(f"  {loc} = real(x({k + 1}), wp)")
-    for loc, expr in prog.pieces:
-        assign(loc, numeric_constants(expr))
+    for loc, expr in prog.pieces:  # a linear form's text as the printer's, laid out as the printer lays it out
+        if type(expr) is LinearForm and expr.names.isdisjoint(printer.reserved_words):
+            pending.append(f"{loc} = {expr.code()}")
+        else:
+            flush()
+            assign(loc, numeric_constants(expr.as_sympy() if type(expr) is LinearForm else expr))
     steps = prog.statement_locals()[len(prog.pieces):]
     for sym, piece, text in zip(steps, prog.step_pieces(), texts[len(prog.pieces):]):
         if piece is not None:  # a call in a result as written

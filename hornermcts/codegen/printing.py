@@ -13,6 +13,7 @@ from __future__ import annotations
 import sympy
 
 from ..errors import OptionError
+from .forms import LinearForm
 
 
 def neg_one(printer) -> str:
@@ -29,3 +30,15 @@ def printed(printer, node, expr=None, **options):
         what = str(node if expr is None else expr)
         what = what if len(what) <= 120 else what[:100] + " ..."
         raise OptionError(f"cannot print {what} as {printer.language_name} code: {first}") from err
+
+
+def piece_text(printer, piece, rename: dict | None = None, prepared=None) -> str:
+    """An opaque piece as ``printer`` writes it: a :class:`~hornermcts.codegen.forms.LinearForm` by its own
+    :meth:`~hornermcts.codegen.forms.LinearForm.code` (the printer's text, ``rename``: a local's text where it
+    is not its name) unless the printer reserves one of its names, any other piece by :func:`printed`
+    (``prepared(expression)``: what of it is printed)."""
+    if type(piece) is LinearForm:
+        if piece.names.isdisjoint(printer.reserved_words):
+            return piece.code(rename)
+        piece = piece.as_sympy()
+    return printed(printer, prepared(piece) if prepared else piece)

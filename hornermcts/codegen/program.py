@@ -48,6 +48,7 @@ from ..collector import paused
 from ..dag.graph import Dag
 from ..cost.counting import OpCount, charge, expression_count, power_steps
 from .expressions import LOCAL, MUL, PIECE, Expressions
+from .forms import LinearForm, piece_names
 from .literals import fraction
 from .lowering import lower_dag
 from .render import Rendered, render
@@ -298,10 +299,9 @@ def as_sympy(expr):
     return sympy.Function(expr[1])(*args[1:])
 
 
-def _check_defined(dags) -> None:
-    """Raise ValueError naming every undefined function ``f(x)`` in an opaque piece."""
-    calls = sorted({call for dag in dags for piece in dag.opaque.values() for call in piece.atoms(AppliedUndef)},
-                   key=sympy.default_sort_key)
+def _check_defined(pieces) -> None:
+    """Raise ValueError naming every undefined function ``f(x)`` in the opaque pieces ``pieces``."""
+    calls = sorted({call for piece in pieces for call in piece.atoms(AppliedUndef)}, key=sympy.default_sort_key)
     if calls:
         names = ", ".join(sorted({str(call.func) for call in calls}))
         raise OptionError(
@@ -315,7 +315,8 @@ class Program:
 
     ``inputs`` ``[(symbol, local)]``; ``pieces`` ``[(local, SymPy expression
     in the locals' symbols)]`` (``sin(y)``, ``1/z``: printed by each
-    language's SymPy printer); ``steps`` ``[(local, expression)]`` (powers
+    language's SymPy printer; a linear form ``x4 + x5``, a new variable, is a
+    :class:`~hornermcts.codegen.forms.LinearForm` of the locals instead); ``steps`` ``[(local, expression)]`` (powers
     and DAG nodes, in order); ``outputs`` ``[expression]``, one per output of
     every DAG; ``count`` the :class:`~hornermcts.cost.counting.OpCount` of these
     statements (for one DAG its ``count()``: the program is written from
@@ -373,10 +374,11 @@ class Program:
         self.count = OpCount()
         walks = [d.walk() for d in dags]
         self.n_nodes = sum(len(w) for w in walks)
-        _check_defined(dags)
+        forms = {piece: LinearForm.of(piece, local) for dag in dags for piece in dag.opaque.values()}
+        _check_defined([piece for piece, form in forms.items() if form is None])
         piece_local: dict = {}
         var_locals: list = []
-        symbols = {s: sympy.Symbol(loc) for s, loc in self.inputs}
+        symbols: dict = {}
         for dag in dags:
             sym_local = {}
             for s in dag.symbols:
@@ -385,7 +387,10 @@ class Program:
                     if piece not in piece_local:
                         piece_local[piece] = names.take(str(s))
                         self.table.name(piece_local[piece])
-                        self._pieces.append((piece_local[piece], piece.xreplace(symbols)))
+                        form = forms[piece]
+                        if form is None:  # a piece printed by SymPy: in the locals' symbols
+                            symbols = symbols or {s: sympy.Symbol(loc) for s, loc in self.inputs}
+                        self._pieces.append((piece_local[piece], form or piece.xreplace(symbols)))
                         self.count += expression_count(piece)
                     sym_local[s] = piece_local[piece]
                 else:
@@ -660,8 +665,8 @@ class Program:
         in_piece = names < 0
         if not in_piece.any():
             return roots, names
-        extra = [(root, self.table.name(s.name)) for root, p in zip(roots[in_piece].tolist(), names[in_piece].tolist())
-                 for s in self.table.pieces[-1 - p].free_symbols]
+        extra = [(root, self.table.name(name)) for root, p in zip(roots[in_piece].tolist(), names[in_piece].tolist())
+                 for name in piece_names(self.table.pieces[-1 - p])]
         extra_roots, extra_names = (np.array(v, np.int64).reshape(-1) for v in (zip(*extra) if extra else ([], [])))
         return np.concatenate([roots[~in_piece], extra_roots]), np.concatenate([names[~in_piece], extra_names])
 

@@ -17,7 +17,7 @@ from sympy.printing.pycode import PythonCodePrinter
 from .compensated import PYTHON_RUNTIME, compensate
 from .literals import python_literal
 from .precision import COMPENSATED, check_precision
-from .printing import neg_one, printed
+from .printing import neg_one, piece_text
 from .program import Program
 
 
@@ -55,7 +55,7 @@ def statement_lines(prog: Program, printer, *, free: bool = False) -> tuple[list
     """``local = expression`` per piece and step, and the outputs' expressions; ``free``: ``del`` each temporary
     after its last use."""
     frees = prog.last_uses() if free else {}
-    texts, results = prog.texts(python_literal, "(", neg_one(printer), lambda e: printed(printer, e))
+    texts, results = prog.texts(python_literal, "(", neg_one(printer), lambda e: piece_text(printer, e))
     body = [f"{sym} = {text}" for sym, text in zip(prog.statement_locals(), texts)]
     if frees:  # NumPy: free each temporary array after its last use
         body = [line for k, statement in enumerate(body) for line in

@@ -12,6 +12,7 @@ import sympy
 
 from hornermcts import optimize
 from hornermcts.codegen.compensated import compensate
+from hornermcts.codegen.forms import LinearForm
 from hornermcts.codegen.program import Program
 from hornermcts.dag import Dag
 from hornermcts.research.families import random_polynomial
@@ -42,6 +43,8 @@ def names_in(expr, into: set) -> set:
             stack.extend(e[2:] if e[0] == "call" else e[1:])
         elif isinstance(e, sympy.Basic):
             into.update(s.name for s in e.free_symbols)
+        elif isinstance(e, LinearForm):  # a new variable's definition
+            into.update(e.names)
     return into
 
 
@@ -56,9 +59,13 @@ def test_reads_of_the_written_statements_are_those_of_the_statements():
     poly = random_polynomial(4, 60, max_degree=4, seed=3)
     x, y, z = sympy.symbols("x y z")
     expr = poly.to_sympy() + 3 * x * sympy.sin(z) - 2 * y * sympy.sin(z)
-    results = [optimize(expr, preset="fast", progress=None), optimize(poly, preset="fast", progress=None)]
+    w = sympy.Symbol("w")
+    new_variables = sympy.expand((x + y) ** 7 + (x - y) ** 5 * w + (x + y + z + w) ** 4)  # linear forms
+    results = [optimize(e, preset="fast", progress=None) for e in (expr, poly, new_variables)]
     prog = Program(results, "f")
     assert prog.pieces  # read from the token pass (render), which writes the text
+    assert any(isinstance(e, LinearForm) for _, e in prog.pieces) and any(isinstance(e, sympy.Basic)
+                                                                          for _, e in prog.pieces)
     expected = [names_in(e, set()) for _, e in prog.pieces + prog.steps]
     assert _step_reads(prog) == expected
     assert _step_reads(compensate(prog)) == expected  # the same locals, in pairs
