@@ -1,7 +1,7 @@
 """A DAG's nodes lowered into expression entries: the statements and outputs of a program, by one compiled loop.
 
-The DAG's nodes are read into arrays once (:func:`node_arrays`: each node's
-kind, operands, coefficients), then :func:`_lower` visits them in
+The DAG's nodes are read as arrays (:meth:`~hornermcts.dag.Dag.arrays`: each
+node's kind, operands, coefficients, remembered by the DAG), then :func:`_lower` visits them in
 :meth:`~hornermcts.dag.Dag.walk` order, operands before users, and appends
 the entries of :class:`~hornermcts.codegen.expressions.Expressions`:
 
@@ -21,19 +21,18 @@ signs), for :func:`~hornermcts.cost.counting.charge`.
 """
 from __future__ import annotations
 
-from itertools import chain
-from operator import itemgetter
-
 import numpy as np
 from numba import njit
 
-from ..dag.graph import Add, Dag, Mul, One, Pow, Scale
+from ..dag import arrays as kinds
+from ..dag.arrays import node_uses
+from ..dag.graph import Dag
 from .expressions import ADD, LITERAL, LOCAL, MUL, NEG, Expressions
 
 __all__ = ["Lowered", "lower_dag"]
 
-_KIND = {One: 0, Pow: 1, Mul: 2, Add: 3, Scale: 4}
-_POW, _MUL, _ADD, _SCALE = 1, 2, 3, 4
+# the nodes' kinds (the entries' operations ADD, MUL are others)
+_POW, _MUL, _ADD, _SCALE = kinds.POW, kinds.MUL, kinds.ADD, kinds.SCALE
 
 
 class Lowered:
@@ -44,42 +43,6 @@ class Lowered:
                  negations: int):
         self.statements, self.outputs = statements, outputs
         self.additions, self.multiplications, self.negations = additions, multiplications, negations
-
-
-def node_arrays(dag: Dag) -> tuple:
-    """``(kind, a, b, ca, cb, coefficients)`` of every node: its kind (0 the constant, then power, product,
-    sum, scale node), its operands' ids (-1 where none) and its coefficients' ids into ``coefficients`` (the
-    distinct numbers, by value: a sum's two, a scale node's one), read from the nodes by C-level maps."""
-    nodes = dag.nodes
-    size = len(nodes)
-    kind = np.fromiter(map(_KIND.__getitem__, map(type, nodes)), np.int8, size)
-    a, b = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
-    ca, cb = np.full(size, -1, np.int64), np.full(size, -1, np.int64)
-    numbers: dict = {}  # the distinct coefficients, in order
-    found = []
-    for code in (_MUL, _ADD, _SCALE):
-        at = np.flatnonzero(kind == code)
-        n = len(at)
-        if not n:
-            continue
-        flat = list(chain.from_iterable(itemgetter(*at.tolist(), 0)(nodes)[:-1]))  # (the extra 0: a tuple for one)
-        x, y = flat[1::3], flat[2::3]  # each node's two fields, after its tag
-        if code == _MUL:
-            a[at], b[at] = np.fromiter(x, np.int64, n), np.fromiter(y, np.int64, n)
-            continue
-        if code == _SCALE:
-            a[at] = np.fromiter(y, np.int64, n)
-            found.append((ca, at, x))
-        else:
-            x, y = list(chain.from_iterable(x)), list(chain.from_iterable(y))  # c1, a, c1, a, ...
-            a[at], b[at] = np.fromiter(x[1::2], np.int64, n), np.fromiter(y[1::2], np.int64, n)
-            found += [(ca, at, x[0::2]), (cb, at, y[0::2])]
-        for _, _, c in found[-2 if code == _ADD else -1:]:
-            numbers.update(dict.fromkeys(c))
-    index = {c: k for k, c in enumerate(numbers)}
-    for target, at, c in found:
-        target[at] = np.fromiter(map(index.__getitem__, c), np.int64, len(at))
-    return kind, a, b, ca, cb, list(index)
 
 
 def _coefficients(numbers: list, table: Expressions, coefficient) -> np.ndarray:
@@ -97,18 +60,20 @@ def lower_dag(dag: Dag, walk, local_of_power, table: Expressions, coefficient, m
     literal of ``|c|``.  The temporaries' names are the caller's: it adds
     them to ``table`` in order, right after.
     """
-    kind, a, b, ca, cb, numbers = node_arrays(dag)
+    arrays = dag.arrays()
+    kind, a, b, numbers = arrays.kind, arrays.a, arrays.b, arrays.numbers
     numbers_of = _coefficients(numbers + [c for c, _ in dag.roots], table, coefficient)
     power_entry = np.full(len(kind), -1, np.int64)
-    for node_id in np.flatnonzero(kind == _POW).tolist():
-        local = local_of_power(dag.nodes[node_id][1], dag.nodes[node_id][2])
+    at = np.flatnonzero(kind == _POW)
+    for node_id, var, n in zip(at.tolist(), a[at].tolist(), b[at].tolist()):
+        local = local_of_power(var, n)
         if local is not None:
             power_entry[node_id] = table.leaf(LOCAL, table.name(local))
     roots = np.array([node for _, node in dag.roots], np.int64)
     root_numbers = np.arange(len(numbers), len(numbers) + len(roots), dtype=np.int64)
-    made, statements, outputs, tally = _lower(kind, a, b, ca, cb, power_entry, numbers_of,
-                                              np.array(walk.ids, np.int64), roots, root_numbers, table.size,
-                                              len(table.names), max_inline)
+    made, statements, outputs, tally = _lower(kind, a, b, arrays.ca, arrays.cb, node_uses(arrays, dag.roots),
+                                              power_entry, numbers_of, walk.array(), roots, root_numbers,
+                                              table.size, len(table.names), max_inline)
     table.extend_rows(made)
     adds, mults, signs = tally.tolist()
     return Lowered(statements.tolist(), outputs.tolist(), adds, mults, signs)
@@ -155,20 +120,13 @@ def _operand(made, entry0, numbers_of, c, child, node_of):
 
 
 @njit(cache=True)
-def _lower(kind, a, b, ca, cb, power_entry, numbers_of, walk, roots, root_numbers, entry0, name0, max_inline):
+def _lower(kind, a, b, ca, cb, uses, power_entry, numbers_of, walk, roots, root_numbers, entry0, name0,
+           max_inline):
     """The loop of :func:`lower_dag`: the entries made (row 0: their count), the temporaries' and outputs'
-    entries, ``[adds, mults, signs]``."""
+    entries, ``[adds, mults, signs]``; ``uses`` each node's (:func:`~hornermcts.dag.arrays.node_uses`)."""
     size = len(kind)
-    uses = np.zeros(size, np.int64)
-    for node in range(size):
-        if kind[node] == _ADD or kind[node] == _MUL:
-            uses[a[node]] += 1
-            uses[b[node]] += 1
-        elif kind[node] == _SCALE:
-            uses[a[node]] += 1
     is_root = np.zeros(size, np.bool_)
     for node in roots:
-        uses[node] += 1
         is_root[node] = True
     made = np.empty((6 * len(walk) + 2 * len(roots) + 8, 5), np.int64)
     made[0, 0] = 0

@@ -76,10 +76,13 @@ from math import gcd
 from operator import itemgetter
 from typing import ClassVar, Iterator
 
+import numpy as np
+
 from ..polynomial.coefficients import int_if_integral, quotient
 from ..collector import paused
 from ..deadline import check_hard
 from ..cost.counting import OpCount, charge, is_unit, pieces_count, power_cost, power_steps
+from . import arrays as node_arrays
 
 __all__ = ["Dag", "Walk", "Node", "One", "Pow", "Mul", "Add", "Scale", "content"]
 
@@ -204,6 +207,10 @@ def content(a, b):
     return 1
 
 
+_KIND = {One: node_arrays.ONE, Pow: node_arrays.POW, Mul: node_arrays.MUL, Add: node_arrays.ADD,
+         Scale: node_arrays.SCALE}
+
+
 def _is_scaled(c, node: int) -> bool:
     """True if the value ``c*node`` is a product by a number: one multiplication in FORM's model."""
     return node != ONE and not is_unit(c)
@@ -231,6 +238,11 @@ class Dag:
         if hit is None or hit[0] != (len(self.nodes), tuple(self.roots)):
             return self._remember(what, make())
         return hit[1]
+
+    def _known(self, what: str):
+        """What is remembered as ``what`` of the DAG as it is now, or None."""
+        hit = self._memo.get(what)
+        return hit[1] if hit is not None and hit[0] == (len(self.nodes), tuple(self.roots)) else None
 
     def _remember(self, what: str, value):
         """Remember ``value`` as ``what`` of the DAG as it is now; return it."""
@@ -348,6 +360,18 @@ class Dag:
                 extend(nodes[node].children)
         return Walk(order, nodes)
 
+    def _walk_of(self, arrays: node_arrays.NodeArrays) -> Walk:
+        """:meth:`walk`, made from the nodes' arrays (the same order, by a compiled pass)."""
+        check_hard()
+        order = node_arrays.walk_order(arrays, self.roots)
+        return Walk(order.tolist(), self.nodes, order)
+
+    def arrays(self) -> node_arrays.NodeArrays:
+        """The nodes as arrays (:class:`~hornermcts.dag.arrays.NodeArrays`), remembered until the DAG changes:
+        :meth:`delivered`, the count and the code read them (a pass over arrays instead of each a pass over
+        the node objects)."""
+        return self._remembered("arrays", lambda: node_arrays.NodeArrays(self.nodes, _KIND))
+
     def reachable(self) -> list[int]:
         """Ids of the nodes the outputs depend on, operands before users (those of :meth:`walk`)."""
         return list(self.walk().ids)  # a copy: the walk is remembered
@@ -361,10 +385,17 @@ class Dag:
         return self._powers(self.walk())
 
     def _powers(self, walk) -> dict[int, dict[int, int]]:
-        """:meth:`powers_needed` from a :meth:`walk` already made."""
+        """:meth:`powers_needed` from a :meth:`walk` already made (from the nodes' arrays when they are known)."""
         needed: dict[int, dict[int, int]] = {}
+        arrays = self._known("arrays")
+        if arrays is not None:
+            order = walk.array()
+            at = order[(arrays.kind[order] == node_arrays.POW) & (arrays.b[order] > 1)]
+            for node_id, var, n in zip(at.tolist(), arrays.a[at].tolist(), arrays.b[at].tolist()):
+                needed.setdefault(var, {})[n] = node_id
+            return needed
         for node_id, node in walk:
-            if type(node) is Pow and node[2] > 1:  # type and field in place: this pass runs at every emission
+            if type(node) is Pow and node[2] > 1:  # type and field in place
                 needed.setdefault(node.var, {})[node.n] = node_id
         return needed
 
@@ -374,22 +405,11 @@ class Dag:
 
         Every node's operands count, those of a node no output reaches too
         (a DAG built by hand may hold one), so this reads :attr:`nodes`, not
-        :meth:`walk`: the code makes a node used twice a temporary.
+        :meth:`walk`: the code makes a node used twice a temporary.  The rule
+        is :func:`~hornermcts.dag.arrays.node_uses` over the nodes' arrays
+        (:meth:`arrays`), which the code's lowering reads too.
         """
-        n_use = [0] * len(self.nodes)
-        for _, node in self.roots:
-            n_use[node] += 1
-        for node in self.nodes:  # the operands read in place, not by .children (a call each): 2x faster
-            kind = type(node)
-            if kind is Add:
-                n_use[node[1][1]] += 1
-                n_use[node[2][1]] += 1
-            elif kind is Mul:
-                n_use[node[1]] += 1
-                n_use[node[2]] += 1
-            elif kind is Scale:
-                n_use[node[2]] += 1
-        return n_use
+        return node_arrays.node_uses(self.arrays(), self.roots).tolist()
 
     def count(self, *, shared: bool = True) -> OpCount:
         """Operations to evaluate the DAG in FORM's model.
@@ -403,24 +423,25 @@ class Dag:
         if not shared:
             return self._remembered("tree count", self._tree_count)
         out = self.delivered()  # which counts itself on the way when it is delivered already
-        return out._remembered("count", out._shared_count)
+        return out._remembered("count", lambda: out._shared_count(out.walk()))
 
-    def _shared_count(self, walk=None, scaled_uses: tuple | None = None) -> OpCount:
-        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk and :meth:`_scaled_uses` if known.
+    def _tally(self, walk) -> tuple[int, int, int, int, bool]:
+        """:func:`~hornermcts.dag.arrays.tally` of the walk: sums, products, distinct products by a number,
+        signs, and whether such a product is used twice."""
+        check_hard()
+        return node_arrays.tally(self.arrays(), walk.array(), self.roots, _is_scaled, _is_negated)
+
+    def _shared_count(self, walk, tallied: tuple | None = None) -> OpCount:
+        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk (and :meth:`_tally` if made).
 
         Each sum node one addition, each product node and each distinct product
         by a number (scale nodes included) one multiplication, each sign a
         negation, each step of the power plans a power step, priced by
         :func:`~hornermcts.cost.counting.charge`; the pieces on top.
         """
-        if walk is None or scaled_uses is None:
-            walk = self.walk()
-            check_hard()
-            scaled_uses = self._scaled_uses(walk)
-        scaled, signs = scaled_uses
-        kinds = Counter(map(type, map(itemgetter(1), walk)))
+        sums, products, scaled, signs, _ = tallied or self._tally(walk)
         return self.pieces_count() + charge(
-            additions=kinds[Add], multiplications=kinds[Mul] + len(scaled), negations=signs,
+            additions=sums, multiplications=products + scaled, negations=signs,
             power_steps=sum(1 for _ in power_steps(self._powers(walk))))
 
     def _tree_count(self) -> OpCount:
@@ -499,13 +520,13 @@ class Dag:
 
     def _delivered_now(self) -> "Dag":
         with paused():  # copies of millions of acyclic nodes: the collector's passes would find nothing
-            walk = self.walk()
-            scaled_uses = self._scaled_uses(walk)
-            scaled = scaled_uses[0]
-            if all(n == 1 for n in scaled.values()):
-                self._remember("count", self._shared_count(walk, scaled_uses))  # the walk is at hand: count now
+            arrays = self.arrays()
+            walk = self._remembered("walk", lambda: self._walk_of(arrays))
+            tallied = self._tally(walk)
+            if not tallied[-1]:  # no product by a number used twice
+                self._remember("count", self._shared_count(walk, tallied))  # the walk is at hand: count now
                 return self
-            return self._delivered(walk, scaled)
+            return self._delivered(walk, self._scaled_uses(walk)[0])
 
     def _delivered(self, walk, seen: Counter) -> "Dag":
         """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses` (some used twice or more).
@@ -593,11 +614,18 @@ class Walk:
     ([(2, Pow(1, 3)), (1, Pow(0, 1)), (3, Mul(1, 2))], [2, 1, 3], 3)
     """
 
-    __slots__ = ("ids", "_nodes")
+    __slots__ = ("ids", "_nodes", "_array")
 
-    def __init__(self, ids: list[int], nodes: list):
+    def __init__(self, ids: list[int], nodes: list, array=None):
         self.ids = ids
         self._nodes = nodes
+        self._array = array
+
+    def array(self):
+        """The ids as a NumPy array (int64), made once."""
+        if self._array is None:
+            self._array = np.array(self.ids, np.int64)
+        return self._array
 
     def __iter__(self) -> Iterator[tuple[int, Node]]:
         return zip(self.ids, map(self._nodes.__getitem__, self.ids))
