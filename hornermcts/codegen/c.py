@@ -63,12 +63,13 @@ class CPrinter(C99CodePrinter):
     language_name = "C"
     type_mappings = {**C99CodePrinter.type_mappings, float80: "long double"}
     storage: dict = {}  # temporaries kept in the shared array t, by name
+    math_macros: dict = {}  # none (M_PIl & co. need _GNU_SOURCE); set here, C99's printer makes SymPy's otherwise
 
     def _print_Symbol(self, expr):
         return self.storage.get(expr.name) or super()._print_Symbol(expr)
 
     def __init__(self, precision: str = "double"):
-        settings = {"order": "none", "strict": True, "math_macros": {}}  # M_PIl & co. need _GNU_SOURCE
+        settings = {"order": "none", "strict": True}
         if precision == "long double":
             settings["type_aliases"] = {real: float80}
         super().__init__(settings)

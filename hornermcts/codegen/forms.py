@@ -34,6 +34,8 @@ from __future__ import annotations
 
 import sympy
 
+from ..cost.counting import OpCount, charge
+
 __all__ = ["LinearForm", "piece_names"]
 
 #: Coefficients beyond this in absolute value are left to SymPy (their text is compared up to it).
@@ -86,6 +88,12 @@ class LinearForm:
         if not rename:
             return _joined(self.terms)
         return _joined([(rename.get(name, name), c) for name, c in self.terms])
+
+    def count(self) -> OpCount:
+        """Its operations, as :func:`~hornermcts.cost.counting.expression_count` counts the SymPy sum: an
+        addition between terms, a multiplication per coefficient other than +-1, a negation per sign."""
+        return charge(additions=len(self.terms) - 1, multiplications=sum(c not in (1, -1) for _, c in self.terms),
+                      negations=sum(c < 0 for _, c in self.terms))
 
     def as_sympy(self):
         """The SymPy expression of the form, in the locals' symbols (for a printer this module does not write)."""

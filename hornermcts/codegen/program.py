@@ -124,6 +124,11 @@ def shown(text) -> str:
     return out.replace('"', '\\"').replace("*/", "* /")
 
 
+def text_of(symbol) -> str:
+    """``str(symbol)``: a plain ``Symbol``'s name read directly (SymPy's printer takes microseconds a call)."""
+    return symbol.name if type(symbol) is sympy.Symbol else str(symbol)
+
+
 def written_of(obj) -> list:
     """For each item of ``obj`` (a result, a Dag, or a list of them): its
     :class:`~hornermcts.expression.WrittenResult` when it is a result as
@@ -241,9 +246,12 @@ class _Names:
 
     def take(self, wanted: str) -> str:
         """``wanted`` made a valid identifier, with ``_`` appended until it is unused."""
-        base = re.sub(r"[^0-9A-Za-z_]", "_", wanted.encode("ascii", "replace").decode()).lstrip("_")
-        if not base or not base[0].isalpha():
-            base = "v" + base
+        if wanted.isascii() and wanted.isidentifier() and wanted[0].isalpha():
+            base = wanted  # letters, digits and _ already (most names): as the rewriting below would leave it
+        else:
+            base = re.sub(r"[^0-9A-Za-z_]", "_", wanted.encode("ascii", "replace").decode()).lstrip("_")
+            if not base or not base[0].isalpha():
+                base = "v" + base
         name = base[:56]
         while name.lower() in self.used:
             name += "_"
@@ -360,7 +368,7 @@ class Program:
             raise OptionError(f"{name!r} is a keyword or a name the generated code uses itself: choose another")
         names = _Names([name, name + "_batch", name + "_block", name + "_blocks_batch", name + "_lanes"])
         self.name = name
-        self.inputs = [(s, names.take(str(s))) for s in input_symbols(obj, args)]
+        self.inputs = [(s, names.take(text_of(s))) for s in input_symbols(obj, args)]
         local = dict(self.inputs)
         self.table = Expressions()  # every statement's and output's expression, every local's name
         for _, loc in self.inputs:
@@ -385,13 +393,13 @@ class Program:
                 if s in dag.opaque:
                     piece = dag.opaque[s]
                     if piece not in piece_local:
-                        piece_local[piece] = names.take(str(s))
+                        piece_local[piece] = names.take(text_of(s))
                         self.table.name(piece_local[piece])
                         form = forms[piece]
                         if form is None:  # a piece printed by SymPy: in the locals' symbols
                             symbols = symbols or {s: sympy.Symbol(loc) for s, loc in self.inputs}
                         self._pieces.append((piece_local[piece], form or piece.xreplace(symbols)))
-                        self.count += expression_count(piece)
+                        self.count += expression_count(piece) if form is None else form.count()
                     sym_local[s] = piece_local[piece]
                 else:
                     sym_local[s] = local[s]
@@ -540,8 +548,9 @@ class Program:
         """One line per input: ``template.format(index=, index1=, name=)``, with its local name if another."""
         out = []
         for k, (s, loc) in enumerate(self.inputs):
-            line = template.format(index=k, index1=k + 1, name=shown(s))
-            if str(loc) != str(s):
+            text = text_of(s)
+            line = template.format(index=k, index1=k + 1, name=shown(text))
+            if loc != text:
                 line += f"   (local name {loc})"
             out.append(line)
         return out

@@ -19,6 +19,7 @@ from hornermcts.codegen.forms import LinearForm, piece_names
 from hornermcts.codegen.fortran import FortranPrinter
 from hornermcts.codegen.printing import piece_text, printed
 from hornermcts.codegen.python import PythonLiterals, PythonPrinter
+from hornermcts.cost.counting import expression_count
 from hornermcts.dag.horner import horner_dag
 from hornermcts.polynomial import Polynomial
 
@@ -52,7 +53,7 @@ def test_form_text_is_the_printers(seed):
         linear = LinearForm.of(expr, {sympy.Symbol(name): name for name in form})
         assert linear is not None and linear.names == set(form) == piece_names(expr)
         assert str(linear) == sympy.sstr(expr)
-        assert linear.as_sympy() == expr
+        assert linear.as_sympy() == expr and linear.count() == expression_count(expr)
         for printer in PRINTERS.values():
             assert piece_text(printer, linear) == printed(printer, expr)
 
