@@ -178,6 +178,8 @@ def dd_round(a):
 
 def _signed(value: Fraction) -> tuple:
     """``(expression, is_pair)`` of an exact coefficient: a double literal, or a pair ``hi + lo``."""
+    if type(value) is int and -2**53 <= value <= 2**53:  # a double exactly (most coefficients): no Fractions
+        return constant(value), False
     hi = float(value)
     if Fraction(hi) == value:
         return constant(value), False

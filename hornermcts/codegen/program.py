@@ -37,6 +37,7 @@ from ..errors import OptionError
 
 import keyword
 import re
+from operator import attrgetter
 from fractions import Fraction
 
 import numpy as np
@@ -127,6 +128,15 @@ def shown(text) -> str:
 def text_of(symbol) -> str:
     """``str(symbol)``: a plain ``Symbol``'s name read directly (SymPy's printer takes microseconds a call)."""
     return symbol.name if type(symbol) is sympy.Symbol else str(symbol)
+
+
+def sorted_symbols(symbols) -> list:
+    """``symbols`` in SymPy's default order (``sympy.default_sort_key``): plain ``Symbol``s by name, which is
+    that order for them, without making SymPy's keys."""
+    symbols = list(symbols)
+    if all(type(s) is sympy.Symbol for s in symbols):
+        return sorted(symbols, key=attrgetter("name"))
+    return sorted(symbols, key=sympy.default_sort_key)
 
 
 def written_of(obj) -> list:
@@ -233,7 +243,7 @@ def _dag_inputs(obj) -> tuple:
         for poly in polys if isinstance(polys, list) else [polys]:
             given.update((s, None) for s in poly.symbols if s not in poly.opaque and (s in seen or s in extra))
     seen = {**given, **seen}
-    rest = sorted((s for s in extra if s not in seen), key=sympy.default_sort_key)
+    rest = sorted_symbols(s for s in extra if s not in seen)
     return tuple(seen) + tuple(rest)
 
 

@@ -363,8 +363,7 @@ class Dag:
     def _walk_of(self, arrays: node_arrays.NodeArrays) -> Walk:
         """:meth:`walk`, made from the nodes' arrays (the same order, by a compiled pass)."""
         check_hard()
-        order = node_arrays.walk_order(arrays, self.roots)
-        return Walk(order.tolist(), self.nodes, order)
+        return Walk(None, self.nodes, node_arrays.walk_order(arrays, self.roots))
 
     def arrays(self) -> node_arrays.NodeArrays:
         """The nodes as arrays (:class:`~hornermcts.dag.arrays.NodeArrays`), remembered until the DAG changes:
@@ -422,24 +421,26 @@ class Dag:
         """
         if not shared:
             return self._remembered("tree count", self._tree_count)
-        out = self.delivered()  # which counts itself on the way when it is delivered already
+        out = self.delivered()  # which tallied its walk on the way: the count reads that tally
         return out._remembered("count", lambda: out._shared_count(out.walk()))
 
     def _tally(self, walk) -> tuple[int, int, int, int, bool]:
         """:func:`~hornermcts.dag.arrays.tally` of the walk: sums, products, distinct products by a number,
-        signs, and whether such a product is used twice."""
+        signs, and whether such a product is used twice.  Remembered: :meth:`delivered` asks first, the
+        count later, if at all (writing the code of a DAG never counted does not)."""
         check_hard()
-        return node_arrays.tally(self.arrays(), walk.array(), self.roots, _is_scaled, _is_negated)
+        return self._remembered("tally", lambda: node_arrays.tally(self.arrays(), walk.array(), self.roots,
+                                                                     _is_scaled, _is_negated))
 
-    def _shared_count(self, walk, tallied: tuple | None = None) -> OpCount:
-        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk (and :meth:`_tally` if made).
+    def _shared_count(self, walk) -> OpCount:
+        """:meth:`count` of a DAG that is its own :meth:`delivered`, from its walk.
 
         Each sum node one addition, each product node and each distinct product
         by a number (scale nodes included) one multiplication, each sign a
         negation, each step of the power plans a power step, priced by
         :func:`~hornermcts.cost.counting.charge`; the pieces on top.
         """
-        sums, products, scaled, signs, _ = tallied or self._tally(walk)
+        sums, products, scaled, signs, _ = self._tally(walk)
         return self.pieces_count() + charge(
             additions=sums, multiplications=products + scaled, negations=signs,
             power_steps=sum(1 for _ in power_steps(self._powers(walk))))
@@ -522,9 +523,7 @@ class Dag:
         with paused():  # copies of millions of acyclic nodes: the collector's passes would find nothing
             arrays = self.arrays()
             walk = self._remembered("walk", lambda: self._walk_of(arrays))
-            tallied = self._tally(walk)
-            if not tallied[-1]:  # no product by a number used twice
-                self._remember("count", self._shared_count(walk, tallied))  # the walk is at hand: count now
+            if not self._tally(walk)[-1]:  # no product by a number used twice
                 return self
             return self._delivered(walk, self._scaled_uses(walk)[0])
 
@@ -614,17 +613,24 @@ class Walk:
     ([(2, Pow(1, 3)), (1, Pow(0, 1)), (3, Mul(1, 2))], [2, 1, 3], 3)
     """
 
-    __slots__ = ("ids", "_nodes", "_array")
+    __slots__ = ("_ids", "_nodes", "_array")
 
-    def __init__(self, ids: list[int], nodes: list, array=None):
-        self.ids = ids
+    def __init__(self, ids: list[int] | None, nodes: list, array=None):
+        self._ids = ids  # or None, made from the array when first asked (the code reads the array only)
         self._nodes = nodes
         self._array = array
+
+    @property
+    def ids(self) -> list[int]:
+        """The ids, in order (a list, made once)."""
+        if self._ids is None:
+            self._ids = self._array.tolist()
+        return self._ids
 
     def array(self):
         """The ids as a NumPy array (int64), made once."""
         if self._array is None:
-            self._array = np.array(self.ids, np.int64)
+            self._array = np.array(self._ids, np.int64)
         return self._array
 
     def __iter__(self) -> Iterator[tuple[int, Node]]:
@@ -635,7 +641,7 @@ class Walk:
         return zip(ids, map(self._nodes.__getitem__, ids))
 
     def __len__(self) -> int:
-        return len(self.ids)
+        return len(self._ids) if self._ids is not None else len(self._array)
 
 
 def _divide(c, g):

@@ -18,6 +18,7 @@ from hornermcts.codegen.c import CPrinter
 from hornermcts.codegen.forms import LinearForm, piece_names
 from hornermcts.codegen.fortran import FortranPrinter
 from hornermcts.codegen.printing import piece_text, printed
+from hornermcts.codegen.program import sorted_symbols
 from hornermcts.codegen.python import PythonLiterals, PythonPrinter
 from hornermcts.cost.counting import expression_count
 from hornermcts.dag.horner import horner_dag
@@ -111,3 +112,13 @@ def test_emitted_code_with_forms_evaluates_the_polynomial():
     text = to_c(dag)
     assert "computed first: l0 = a - 3*b + entry" in text
     assert "l1 = 7*a + 2*c - entry" in to_fortran(dag)
+
+
+def test_symbols_sorted_as_sympy_sorts_them():
+    rng = random.Random(7)
+    names = ["a", "B", "x_", "x1", "x10", "x2", "Z", "aa", "a_b", "A", "e2e1", "e10"]
+    for _ in range(100):
+        symbols = [sympy.Symbol(n) for n in rng.sample(names, 7)]
+        assert sorted_symbols(symbols) == sorted(symbols, key=sympy.default_sort_key)
+    mixed = [sympy.Symbol("b"), sympy.Dummy("a"), sympy.Symbol("a", positive=True)]
+    assert sorted_symbols(mixed) == sorted(mixed, key=sympy.default_sort_key)
