@@ -103,6 +103,8 @@ _RESERVED = frozenset(name.lower() for name in
     kind selected_real_kind epsilon huge tiny
     """.split()
     + keyword.kwlist
+    # words SymPy's C printer reserves besides C's keywords: it writes a symbol so named with _ appended
+    + ["entry"]
 )
 
 

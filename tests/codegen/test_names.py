@@ -118,6 +118,25 @@ def test_c_macros_and_gnu_predefined_names_are_not_identifiers(in_tmp, std):
     subprocess.run(["cc", std, "-c", "-o", str(in_tmp / "f.o"), str(source)], check=True, capture_output=True)
 
 
+@needs_cc
+def test_names_a_printer_reserves_are_locals_inside_pieces(in_tmp):
+    """SymPy's C printer writes a symbol named like a word it reserves with a ``_`` appended (``entry_``) inside
+    an opaque piece: the local must be that name, not the word (``entry`` was declared, ``entry_`` read)."""
+    words = sorted(codegen.c.CPrinter().reserved_words)
+    syms = [sympy.Symbol(w) for w in words]
+    x = sympy.Symbol("x")
+    expr = x * sum(sympy.sin(s) for s in syms) + sum(s**2 for s in syms)
+    dag = horner_dag(as_polynomial(expr))
+    source = in_tmp / "f.c"
+    source.write_text(codegen.to_c(dag))
+    point = [0.25 + 0.125 * k for k in range(len(syms) + 1)]
+    values = dict(zip(codegen.input_symbols(dag), point))
+    exact = float(expr.subs(values).evalf(30))
+    command = ["cc", "-std=c99", "-O1", str(source), "-lm"]
+    assert _call_library(command, in_tmp / "f.so", [values[s] for s in codegen.input_symbols(dag)]) == \
+        pytest.approx(exact, rel=1e-13)
+
+
 @needs_gfortran
 def test_fortran_is_safe_for_hostile_names(in_tmp):
     dag, values, exact = _hostile()
