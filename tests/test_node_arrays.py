@@ -37,6 +37,48 @@ def python_uses(dag: Dag) -> list[int]:
     return n_use
 
 
+def python_delivered(dag: Dag) -> Dag:
+    """:meth:`Dag.delivered` as it was written over the node objects (the reference of the compiled passes)."""
+    walk = dag._walk()
+    seen, _ = dag._scaled_uses(walk)
+    if all(n == 1 for n in seen.values()):
+        return dag
+    out = Dag(dag.symbols, dict(dag.opaque), list(dag.nodes), list(dag.roots), dict(dag._index))
+
+    def value(c, node: int) -> tuple:
+        if node != ONE and c not in (1, -1) and seen[abs(c), node] > 1:
+            return (1 if c > 0 else -1), out._intern(("scale", abs(c), node), Scale)
+        return c, node
+
+    for node_id, node in walk:
+        if isinstance(node, Add):
+            (c1, a), (c2, b) = node.operands
+            v1, v2 = value(c1, a), value(c2, b)
+            if v1 != (c1, a) or v2 != (c2, b):
+                key = ("add", v1, v2)
+                if key in out._index:
+                    return python_delivered(dag._rebuilt(walk, seen))
+                del out._index[node]
+                out.nodes[node_id] = replaced = tuple.__new__(Add, key)
+                out._index[replaced] = node_id
+    out.roots = [value(c, node) for c, node in dag.roots]
+    return python_delivered(out)
+
+
+def merging() -> Dag:
+    """A DAG whose delivered form merges two sums: 2*a + b and s + b, s = 2*a shared (a scale node)."""
+    x, y, z = sympy.symbols("x y z")
+    dag = Dag((x, y, z))
+    a = dag.power(0, 1)
+    s = dag._intern(("scale", 2, a), Scale)  # made before b: s + b and the replaced 2*a + b are the same key
+    b = dag.power(1, 1)
+    _, first = dag.add((2, a), (1, b))
+    _, second = dag.add((1, s), (1, b))
+    _, third = dag.add((2, a), (1, dag.power(2, 1)))
+    dag.roots = [(1, dag.mul(first, second)), (3, third), (2, a)]
+    return dag
+
+
 @functools.cache
 def dags() -> list[Dag]:
     out = []
@@ -55,7 +97,7 @@ def dags() -> list[Dag]:
     s, total = hand.add((2, hand.power(0, 1)), (-4, unreached))
     hand.roots = [(s, total), (-5, ONE), (Fraction(1, 3), hand.power(1, 3))]
     hand.mul(unreached, hand.power(1, 2))
-    out.append(hand)
+    out += [hand, merging()]
     return out
 
 
@@ -84,3 +126,11 @@ def test_the_walk_is_made_from_the_arrays_once_delivered():
     dag = dataclasses.replace(dags()[0], _memo={})
     delivered = dag.delivered()
     assert dag.walk().ids == dag._walk().ids and delivered.count() == dags()[0].count()
+
+
+@pytest.mark.parametrize("k", range(len(dags())))
+def test_delivered_is_the_python_delivered(k):
+    dag = dataclasses.replace(dags()[k], _memo={})
+    want, got = python_delivered(dataclasses.replace(dag, _memo={})), dag.delivered()
+    assert (got.nodes, got.roots) == (want.nodes, want.roots)
+    assert got.count() == want._shared_count(want.walk())

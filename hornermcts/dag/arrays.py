@@ -42,7 +42,7 @@ from operator import itemgetter
 import numpy as np
 from numba import njit
 
-__all__ = ["NodeArrays", "walk_order", "node_uses", "tally", "ONE", "POW", "MUL", "ADD", "SCALE"]
+__all__ = ["NodeArrays", "walk_order", "node_uses", "tally", "shared_operands", "ONE", "POW", "MUL", "ADD", "SCALE"]
 
 ONE, POW, MUL, ADD, SCALE = range(5)
 
@@ -107,15 +107,92 @@ def tally(arrays: NodeArrays, order: np.ndarray, roots: list, is_scaled, is_nega
     sign when ``c < 0``; a scale node ``c*a`` is one; an output ``(c, node)`` as ``is_scaled(c, node)`` and
     ``is_negated(c, node)`` say.
     """
-    numbers = arrays.numbers
-    absolute: dict = {}  # |c| -> its id
-    flags = np.array([(c == 1, c == -1, bool(c < 0), absolute.setdefault(abs(c), len(absolute))) for c in numbers],
-                     np.int64).reshape(-1, 4)
-    root_rows = np.array([(node, is_scaled(c, node), is_negated(c, node), absolute.setdefault(abs(c), len(absolute)))
-                          for c, node in roots], np.int64).reshape(-1, 4)
+    flags, root_rows = _flags(arrays, roots, is_scaled, is_negated)
     sums, products, scaled, signs, shared = _tally(arrays.kind, arrays.a, arrays.b, arrays.ca, arrays.cb, flags,
                                                    order, root_rows)
     return int(sums), int(products), int(scaled), int(signs), bool(shared)
+
+
+def shared_operands(arrays: NodeArrays, order: np.ndarray, roots: list, is_scaled, is_negated) -> tuple:
+    """The products by a number used more than once (:meth:`~hornermcts.dag.Dag.delivered` makes each a scale
+    node): ``(sums, first, second, outputs)``, the sum nodes (in the order of the walk ``order``) with such an
+    operand, whether their first, their second operand is one, and whether each output is one (the rules of
+    :func:`tally`)."""
+    flags, root_rows = _flags(arrays, roots, is_scaled, is_negated)
+    sums, first, second, outputs = _shared(arrays.kind, arrays.a, arrays.b, arrays.ca, arrays.cb, flags, order,
+                                           root_rows)
+    return sums.tolist(), first.tolist(), second.tolist(), outputs.tolist()
+
+
+def _flags(arrays: NodeArrays, roots: list, is_scaled, is_negated) -> tuple:
+    """Per distinct number ``c``: (c == 1, c == -1, c < 0, id of |c|); per output (node, scaled, negated, id of |c|)."""
+    absolute: dict = {}  # |c| -> its id
+    flags = np.array([(c == 1, c == -1, bool(c < 0), absolute.setdefault(abs(c), len(absolute)))
+                      for c in arrays.numbers], np.int64).reshape(-1, 4)
+    root_rows = np.array([(node, is_scaled(c, node), is_negated(c, node), absolute.setdefault(abs(c), len(absolute)))
+                          for c, node in roots], np.int64).reshape(-1, 4)
+    return flags, root_rows
+
+
+@njit(cache=True)
+def _products(kind, a, b, ca, cb, flags, order, root_rows):
+    """Each product by a number in ``order`` and the outputs: its key ``id of |c| * nodes + node`` and where it
+    is (``2 * position + 0/1`` of a sum's operand in ``order``, ``-1`` a scale node, ``-2 - r`` output ``r``);
+    the sums, products and signs."""
+    keys = np.empty(2 * len(order) + len(root_rows), np.int64)
+    where = np.empty(len(keys), np.int64)
+    n_keys = 0
+    width = len(kind)
+    sums = products = signs = 0
+    for i in range(len(order)):
+        node = order[i]
+        k = kind[node]
+        if k == ADD:
+            sums += 1
+            for j in range(2):
+                c, x = (ca[node], a[node]) if j == 0 else (cb[node], b[node])
+                if x != 0 and not flags[c, 0]:
+                    if not flags[c, 1]:
+                        keys[n_keys], where[n_keys] = flags[c, 3] * width + x, 2 * i + j
+                        n_keys += 1
+                    if flags[c, 2]:
+                        signs += 1
+        elif k == MUL:
+            products += 1
+        elif k == SCALE:
+            keys[n_keys], where[n_keys] = flags[ca[node], 3] * width + a[node], -1
+            n_keys += 1
+    for r in range(len(root_rows)):
+        if root_rows[r, 1]:
+            keys[n_keys], where[n_keys] = root_rows[r, 3] * width + root_rows[r, 0], -2 - r
+            n_keys += 1
+        signs += root_rows[r, 2]
+    return keys[:n_keys], where[:n_keys], sums, products, signs
+
+
+@njit(cache=True)
+def _shared(kind, a, b, ca, cb, flags, order, root_rows):
+    keys, where, _, _, _ = _products(kind, a, b, ca, cb, flags, order, root_rows)
+    by_key = np.argsort(keys, kind="mergesort")
+    twice = np.zeros(len(keys), np.bool_)  # the occurrence's key occurs more than once
+    start = 0
+    for i in range(1, len(keys) + 1):
+        if i == len(keys) or keys[by_key[i]] != keys[by_key[start]]:
+            if i - start > 1:
+                for j in range(start, i):
+                    twice[by_key[j]] = True
+            start = i
+    operand = np.zeros((len(order), 2), np.bool_)
+    outputs = np.zeros(len(root_rows), np.bool_)
+    for i in range(len(keys)):
+        if twice[i]:
+            w = where[i]
+            if w >= 0:
+                operand[w // 2, w % 2] = True
+            elif w <= -2:
+                outputs[-2 - w] = True
+    at = np.flatnonzero(operand[:, 0] | operand[:, 1])
+    return order[at], operand[at, 0], operand[at, 1], outputs
 
 
 @njit(cache=True)
@@ -168,36 +245,11 @@ def _uses(kind, a, b, roots):
 
 @njit(cache=True)
 def _tally(kind, a, b, ca, cb, flags, order, root_rows):
-    """:func:`tally` over arrays: ``flags[c]`` = (c == 1, c == -1, c < 0, id of |c|); ``root_rows`` per output
-    (node, scaled, negated, id of |c|)."""
-    keys = np.empty(2 * len(order) + len(root_rows), np.int64)  # (id of |c|, node) of each product by a number
-    n_keys = 0
-    width = len(kind)
-    sums = products = signs = 0
-    for node in order:
-        k = kind[node]
-        if k == ADD:
-            sums += 1
-            for c, x in ((ca[node], a[node]), (cb[node], b[node])):
-                if x != 0 and not flags[c, 0]:
-                    if not flags[c, 1]:
-                        keys[n_keys] = flags[c, 3] * width + x
-                        n_keys += 1
-                    if flags[c, 2]:
-                        signs += 1
-        elif k == MUL:
-            products += 1
-        elif k == SCALE:
-            keys[n_keys] = flags[ca[node], 3] * width + a[node]
-            n_keys += 1
-    for r in range(len(root_rows)):
-        if root_rows[r, 1]:
-            keys[n_keys] = root_rows[r, 3] * width + root_rows[r, 0]
-            n_keys += 1
-        signs += root_rows[r, 2]
-    found = np.sort(keys[:n_keys])
+    """:func:`tally` over arrays (:func:`_flags`)."""
+    keys, _, sums, products, signs = _products(kind, a, b, ca, cb, flags, order, root_rows)
+    found = np.sort(keys)
     distinct, shared = 0, False
-    for i in range(n_keys):
+    for i in range(len(found)):
         if i and found[i] == found[i - 1]:
             shared = True
         else:

@@ -525,37 +525,36 @@ class Dag:
             walk = self._remembered("walk", lambda: self._walk_of(arrays))
             if not self._tally(walk)[-1]:  # no product by a number used twice
                 return self
-            return self._delivered(walk, self._scaled_uses(walk)[0])
+            return self._delivered(walk)
 
-    def _delivered(self, walk, seen: Counter) -> "Dag":
-        """:meth:`delivered` from this DAG's :meth:`walk` and :meth:`_scaled_uses` (some used twice or more).
+    def _delivered(self, walk) -> "Dag":
+        """:meth:`delivered` from this DAG's :meth:`walk` (some product by a number used twice or more).
 
-        A copy that shares the nodes: each sum with a shared scaled operand is
-        replaced, at its id, by the sum of the scale node; the users keep
+        A copy that shares the nodes: each sum with a shared scaled operand
+        (:func:`~hornermcts.dag.arrays.shared_operands`, in the walk's order)
+        is replaced, at its id, by the sum of the scale node; the users keep
         their ids.  When a replaced sum equals one that exists (they must be
         merged, and their users may merge in turn), every node is rebuilt
         instead (:meth:`_rebuilt`).
         """
         out = Dag(self.symbols, dict(self.opaque), list(self.nodes), list(self.roots), dict(self._index))
-        index = out._index
+        index, nodes = out._index, self.nodes
+        sums, first, second, outputs = node_arrays.shared_operands(self.arrays(), walk.array(), self.roots,
+                                                                   _is_scaled, _is_negated)
 
-        def value(c, node: int) -> tuple:
-            if _is_scaled(c, node) and seen[abs(c), node] > 1:
-                return (1 if c > 0 else -1), out._intern((Scale.tag, abs(c), node), Scale)
-            return c, node
+        def value(c, node: int, shared: bool) -> tuple:
+            return ((1 if c > 0 else -1), out._intern((Scale.tag, abs(c), node), Scale)) if shared else (c, node)
 
-        for node_id, node in walk:
-            if isinstance(node, Add):
-                (c1, a), (c2, b) = node.operands
-                v1, v2 = value(c1, a), value(c2, b)
-                if v1 != (c1, a) or v2 != (c2, b):
-                    key = (Add.tag, v1, v2)
-                    if key in index:
-                        return self._rebuilt(walk, seen)
-                    del index[node]
-                    out.nodes[node_id] = replaced = tuple.__new__(Add, key)
-                    index[replaced] = node_id
-        out.roots = [value(c, node) for c, node in self.roots]
+        for node_id, shared1, shared2 in zip(sums, first, second):
+            node = nodes[node_id]
+            (c1, a), (c2, b) = node.operands
+            key = (Add.tag, value(c1, a, shared1), value(c2, b, shared2))
+            if key in index:
+                return self._rebuilt(walk, self._scaled_uses(walk)[0])
+            del index[node]
+            out.nodes[node_id] = replaced = tuple.__new__(Add, key)
+            index[replaced] = node_id
+        out.roots = [value(c, node, shared) for (c, node), shared in zip(self.roots, outputs)]
         return out.delivered()
 
     def _rebuilt(self, walk, seen: Counter) -> "Dag":
