@@ -8,8 +8,8 @@ Part 1, emission: for each input (HEP(sigma), a random 20,000-term polynomial
 in 20 variables, res(7,5)), the result of ``optimize(..., preset="fast")`` is
 written by :func:`hornermcts.codegen.emit` in every language and precision
 (the best of at least 3 runs and 0.25 CPU seconds of them, wall and CPU
-seconds: the CPU time is steadier on a shared machine); it prints the delivered operations (``result.after``)
-per second of emission.  Issue 36 asks for at least 10^6 operations/s.
+seconds: the CPU time is steadier on a shared machine); it prints the
+delivered operations (``result.after``) per second of emission.  Issue 36 asks for at least 10^6 operations/s.
 The result's DAG was counted by ``optimize``, so its walk and delivered
 form are remembered; the rows ``c double, cold`` write C from a copy of the
 DAG that remembers nothing (a DAG never counted), walk and delivered form

@@ -89,6 +89,11 @@ class LinearForm:
             return _joined(self.terms)
         return _joined([(rename.get(name, name), c) for name, c in self.terms])
 
+    def printed_by(self, printer, rename: dict | None = None) -> str | None:
+        """:meth:`code`, the text ``printer`` (a SymPy code printer) writes; None when it reserves one of the
+        names (it would write ``entry_`` for ``entry``: then it prints the form itself)."""
+        return self.code(rename) if self.names.isdisjoint(printer.reserved_words) else None
+
     def count(self) -> OpCount:
         """Its operations, as :func:`~hornermcts.cost.counting.expression_count` counts the SymPy sum: an
         addition between terms, a multiplication per coefficient other than +-1, a negation per sign."""

@@ -127,8 +127,9 @@ def to_fortran(obj, name: str = "f", *, precision: str = "double", batch: bool =
     for k, (_, loc) in enumerate(prog.inputs):
         statements.append(f"  {loc} = real(x({k + 1}), wp)")
     for loc, expr in prog.pieces:  # a linear form's text as the printer's, laid out as the printer lays it out
-        if type(expr) is LinearForm and expr.names.isdisjoint(printer.reserved_words):
-            pending.append(f"{loc} = {expr.code()}")
+        text = expr.printed_by(printer) if type(expr) is LinearForm else None
+        if text is not None:
+            pending.append(f"{loc} = {text}")
         else:
             flush()
             assign(loc, numeric_constants(expr.as_sympy() if type(expr) is LinearForm else expr))

@@ -1,9 +1,9 @@
 """A DAG's nodes lowered into expression entries: the statements and outputs of a program, by one compiled loop.
 
 The DAG's nodes are read as arrays (:meth:`~hornermcts.dag.Dag.arrays`: each
-node's kind, operands, coefficients, remembered by the DAG), then :func:`_lower` visits them in
-:meth:`~hornermcts.dag.Dag.walk` order, operands before users, and appends
-the entries of :class:`~hornermcts.codegen.expressions.Expressions`:
+node's kind, operands, coefficients, remembered by the DAG), then
+:func:`_lower` visits them in :meth:`~hornermcts.dag.Dag.walk` order,
+operands before users, and appends the entries of :class:`~hornermcts.codegen.expressions.Expressions`:
 
 * a power is its local (``x``, ``x_3``); a product ``a*b``, a sum of two
   operands, a scale node: entries of their operands' entries;

@@ -34,11 +34,11 @@ def printed(printer, node, expr=None, **options):
 
 def piece_text(printer, piece, rename: dict | None = None, prepared=None) -> str:
     """An opaque piece as ``printer`` writes it: a :class:`~hornermcts.codegen.forms.LinearForm` by its own
-    :meth:`~hornermcts.codegen.forms.LinearForm.code` (the printer's text, ``rename``: a local's text where it
-    is not its name) unless the printer reserves one of its names, any other piece by :func:`printed`
-    (``prepared(expression)``: what of it is printed)."""
+    :meth:`~hornermcts.codegen.forms.LinearForm.printed_by` (``rename``: a local's text where it is not its
+    name), any other piece by :func:`printed` (``prepared(expression)``: what of it is printed)."""
     if type(piece) is LinearForm:
-        if piece.names.isdisjoint(printer.reserved_words):
-            return piece.code(rename)
+        text = piece.printed_by(printer, rename)
+        if text is not None:
+            return text
         piece = piece.as_sympy()
     return printed(printer, prepared(piece) if prepared else piece)

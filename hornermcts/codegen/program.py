@@ -335,11 +335,12 @@ class Program:
 
     ``inputs`` ``[(symbol, local)]``; ``pieces`` ``[(local, SymPy expression
     in the locals' symbols)]`` (``sin(y)``, ``1/z``: printed by each
-    language's SymPy printer; a linear form ``x4 + x5``, a new variable, is a
-    :class:`~hornermcts.codegen.forms.LinearForm` of the locals instead); ``steps`` ``[(local, expression)]`` (powers
-    and DAG nodes, in order); ``outputs`` ``[expression]``, one per output of
-    every DAG; ``count`` the :class:`~hornermcts.cost.counting.OpCount` of these
-    statements (for one DAG its ``count()``: the program is written from
+    language's SymPy printer; a new variable's linear form ``x4 + x5`` is a
+    :class:`~hornermcts.codegen.forms.LinearForm` of the locals instead);
+    ``steps`` ``[(local, expression)]`` (powers and DAG nodes, in order);
+    ``outputs`` ``[expression]``, one per output of every DAG; ``count`` the
+    :class:`~hornermcts.cost.counting.OpCount` of these statements (for one
+    DAG its ``count()``: the program is written from
     :meth:`~hornermcts.dag.Dag.delivered`), ``ops`` its total.
 
     Locals are ``str``.  The expressions are entries of :attr:`table`
@@ -409,7 +410,7 @@ class Program:
                         self.table.name(piece_local[piece])
                         form = forms[piece]
                         if form is None:  # a piece printed by SymPy: in the locals' symbols
-                            symbols = symbols or {s: sympy.Symbol(loc) for s, loc in self.inputs}
+                            symbols = symbols or {sym: sympy.Symbol(loc) for sym, loc in self.inputs}
                         self._pieces.append((piece_local[piece], form or piece.xreplace(symbols)))
                         self.count += expression_count(piece) if form is None else form.count()
                     sym_local[s] = piece_local[piece]

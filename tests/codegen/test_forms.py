@@ -37,7 +37,7 @@ def random_form(rng: random.Random, n_terms: int) -> dict:
     names: set = set()
     while len(names) < n_terms:
         names.add(rng.choice("abxyzXYZel") + "".join(rng.choice("abcxyzABXYZ_019") for _ in range(rng.randint(0, 4))))
-    weights = [1, -1] * 6 + [2, -2, 3, -5, 7, 2**31, -2**40, 2**53 + 1, -(2**70), 10**30]
+    weights = [1, -1] * 6 + [2, -2, 3, -5, 7, 2**31, -2**40, 2**53 + 1, -(2**70), 10**30, -(10**40)]
     return {name: rng.choice(weights) for name in sorted(names)}
 
 
