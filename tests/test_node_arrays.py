@@ -6,7 +6,7 @@ arrays; each must give what the passes over the node objects give
 :meth:`~hornermcts.dag.Dag.uses` written out here), on DAGs of every kind:
 Horner schemes of random polynomials with several outputs, negative and
 rational coefficients, scale nodes, a DAG with nodes no
-output reaches, a constant output.
+output reaches, a constant output, an exponent beyond 64 bits.
 """
 from __future__ import annotations
 
@@ -97,7 +97,9 @@ def dags() -> list[Dag]:
     s, total = hand.add((2, hand.power(0, 1)), (-4, unreached))
     hand.roots = [(s, total), (-5, ONE), (Fraction(1, 3), hand.power(1, 3))]
     hand.mul(unreached, hand.power(1, 2))
-    out += [hand, merging()]
+    huge = Dag((x, y))  # an exponent beyond int64: it stays in the node
+    huge.roots = [(3, huge.mul(huge.power(0, 2**70), huge.power(1, 2))), (1, huge.power(0, 2**70))]
+    out += [hand, merging(), huge]
     return out
 
 

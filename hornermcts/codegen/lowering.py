@@ -64,8 +64,8 @@ def lower_dag(dag: Dag, walk, local_of_power, table: Expressions, coefficient, m
     kind, a, b, numbers = arrays.kind, arrays.a, arrays.b, arrays.numbers
     numbers_of = _coefficients(numbers + [c for c, _ in dag.roots], table, coefficient)
     power_entry = np.full(len(kind), -1, np.int64)
-    at = np.flatnonzero(kind == _POW)
-    for node_id, var, n in zip(at.tolist(), a[at].tolist(), b[at].tolist()):
+    for node_id in np.flatnonzero(kind == _POW).tolist():
+        _, var, n = dag.nodes[node_id]
         local = local_of_power(var, n)
         if local is not None:
             power_entry[node_id] = table.leaf(LOCAL, table.name(local))

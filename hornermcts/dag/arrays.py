@@ -3,8 +3,9 @@
 :class:`NodeArrays` reads every node of a :class:`~hornermcts.dag.Dag` once,
 by C-level maps over the node tuples: its kind (:data:`ONE`, :data:`POW`,
 :data:`MUL`, :data:`ADD`, :data:`SCALE`), its fields ``a``, ``b`` (a
-power's variable and exponent, a product's factors, a sum's operands, a
-scale node's node in ``a``; -1 where none) and its coefficients' ids ``ca``,
+power's variable, and 1 for the variable itself, 2 for a higher power: its
+exponent, of any size, is read from the node; a product's factors, a sum's
+operands, a scale node's node in ``a``; -1 where none) and its coefficients' ids ``ca``,
 ``cb`` into :attr:`NodeArrays.numbers` (the distinct numbers by value: a
 sum's two, a scale node's one).  The DAG remembers them
 (:meth:`~hornermcts.dag.Dag.arrays`), and what reads every node reads them:
@@ -38,8 +39,8 @@ once, a compiled pass over the arrays a few nanoseconds per node.
 """
 from __future__ import annotations
 
-from itertools import chain
-from operator import itemgetter
+from itertools import chain, repeat
+from operator import eq, itemgetter
 
 import numpy as np
 from numba import njit
@@ -72,7 +73,10 @@ class NodeArrays:
                 continue
             flat = list(chain.from_iterable(itemgetter(*at.tolist(), 0)(nodes)[:-1]))  # (the extra 0: a tuple for one)
             x, y = flat[1::3], flat[2::3]  # each node's two fields, after its tag
-            if code in (POW, MUL):
+            if code == POW:  # its exponent stays in the node (any size): here 1, or 2 for one above 1
+                a[at], b[at] = np.fromiter(x, np.int64, n), 2 - np.fromiter(map(eq, y, repeat(1)), np.bool_, n)
+                continue
+            if code == MUL:
                 a[at], b[at] = np.fromiter(x, np.int64, n), np.fromiter(y, np.int64, n)
                 continue
             if code == SCALE:

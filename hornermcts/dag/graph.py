@@ -389,8 +389,9 @@ class Dag:
         arrays = self._known("arrays")
         if arrays is not None:
             order = walk.array()
-            at = order[(arrays.kind[order] == node_arrays.POW) & (arrays.b[order] > 1)]
-            for node_id, var, n in zip(at.tolist(), arrays.a[at].tolist(), arrays.b[at].tolist()):
+            nodes = self.nodes
+            for node_id in order[(arrays.kind[order] == node_arrays.POW) & (arrays.b[order] > 1)].tolist():
+                _, var, n = nodes[node_id]
                 needed.setdefault(var, {})[n] = node_id
             return needed
         for node_id, node in walk:
