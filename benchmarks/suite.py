@@ -19,7 +19,7 @@ worst seed <= 0.97 x, median wall time <= 0.5 x the faster of O3 and O4.
 The summary says per expression whether it holds, and by how much it misses.
 
     python benchmarks/suite.py [--only LABEL ...] [--seeds 3] [--no-scale]
-                               [--out benchmarks/results/suite.txt]
+                               [--out FILE]
 """
 from __future__ import annotations
 
@@ -113,7 +113,8 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="labels to run (default: all)")
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--no-scale", action="store_true", help=f"leave out {SCALE}")
-    ap.add_argument("--out", type=Path, default=RESULTS / "suite.txt")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="results file (default: results/suite.txt, written only when every row runs)")
     args = ap.parse_args()
     if not form.available():
         sys.exit("FORM is not installed (apt-get install -y form): nothing to compare with")
@@ -151,9 +152,10 @@ def main() -> None:
             f"{secs:>7.2f} {fast:>7.2f} {secs / fast:>5.2f}  {verdict(med, worst, best, secs, fast)}")
     held = sum(verdict(*row[1:]) == "holds" for row in rows)
     say(f"\nThe target holds on {held} of {len(rows)} expressions.")
-    if not args.only:
-        say.write(args.out)
-        print(f"written to {args.out}")
+    out = args.out or (None if args.only else RESULTS / "suite.txt")
+    if out is not None:
+        say.write(out)
+        print(f"written to {out}")
 
 
 if __name__ == "__main__":
