@@ -181,6 +181,7 @@ def anneal(
     workers: int | None = 1,
     books: Sequence = (),
     progress=None,
+    also: Sequence[Sequence] = (),
 ) -> AnnealResult:
     """Minimise ``cost`` over permutations of ``initial`` by simulated annealing.
 
@@ -222,8 +223,15 @@ def anneal(
     progress : None, True, "auto" or callable
         As for :func:`~hornermcts.search.mcts`; the callback receives
         ``(step, -best_cost)`` so that higher is better there too.
+    also : sequence of permutations
+        Other starting permutations (of the same items): run ``k`` from
+        ``restart_from="initial"`` starts from the ``k``-th of ``(initial,
+        *also)``, cyclically (a portfolio of starts under one budget).
     """
     initial = tuple(initial)
+    begins = [initial, *(tuple(p) for p in also)]
+    if any(sorted(map(repr, p)) != sorted(map(repr, initial)) for p in begins[1:]):
+        raise OptionError("also: every starting permutation must hold the items of initial")
     if iterations is None and time_limit is None:
         raise OptionError("no budget: give iterations=N and/or time_limit=seconds")
     integer("iterations", iterations, minimum=0, optional=True)
@@ -253,12 +261,13 @@ def anneal(
 
             def one(k: int) -> _Walked:  # process k % workers runs restarts k, k + workers, ...: it shares its time
                 left = len(range(k, restarts, workers))
-                return walk.run(initial, rngs[k], k * per, left, None if in_child() else callback)
+                return walk.run(begins[k % len(begins)], rngs[k], k * per, left, None if in_child() else callback)
 
             runs = fork_map(one, range(restarts), workers, books=books)
         else:
             for k, rng in enumerate(rngs):
-                begin = initial if restart_from == "initial" else _merged(initial, initial_cost, runs)[0]
+                begin = begins[k % len(begins)] if restart_from == "initial" else \
+                    _merged(initial, initial_cost, runs)[0]
                 runs.append(walk.run(begin, rng, sum(run.iterations for run in runs), restarts - k, callback))
                 if runs[-1].stopped != "iterations":
                     break

@@ -47,3 +47,16 @@ def test_anneal_restarts_time_limit_and_errors():
             anneal(cost, (0, 1, 2), **kwargs)
 
 
+
+
+def test_restarts_take_turns_among_the_starting_permutations():
+    cost = lambda p: sum(abs(i - v) for i, v in enumerate(p))  # noqa: E731
+    start, other = (3, 2, 1, 0), (0, 1, 3, 2)
+    # no steps: each run's best is where it started, so the result says which starts the runs had
+    assert anneal(cost, start, iterations=0, restarts=1, also=[other]).best_moves == start
+    assert anneal(cost, start, iterations=0, restarts=2, also=[other]).best_moves == other
+    assert anneal(cost, start, iterations=0, restarts=2, also=[other], workers=2).best_moves == other
+    found = anneal(cost, start, iterations=300, restarts=4, also=[other], t_start=2, t_end=0.05, seed=1)
+    assert found.best_value == 0 and found.iterations == 1200
+    with pytest.raises(ValueError, match="also"):
+        anneal(cost, start, also=[(0, 1, 2)])
