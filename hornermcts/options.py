@@ -41,8 +41,10 @@ STAGES = ("mcts", "anneal", "greedy")
 #: Presets, each a list of stages.  ``fast`` is FORM's O1 (occurrence order
 #: + CSE), ``greedy`` O2 (+ greedy), ``mcts`` O3 (MCTS + greedy), ``anneal``
 #: O4 (annealing over orders + greedy); ``default`` runs MCTS, refines its best
-#: order by low-temperature annealing, and applies the greedy step: the best
-#: counts for the time (``benchmarks/optimizer_vs_form.py``).
+#: order by low-temperature annealing (once more from the best splitting order,
+#: :mod:`~hornermcts.order.splitting`, when that is better), and applies the
+#: greedy step: the best counts for the time (``benchmarks/optimizer_vs_form.py``,
+#: ``benchmarks/suite.py``).
 PRESETS = {
     "fast": (),
     "greedy": ("greedy",),
@@ -85,7 +87,8 @@ class Options:
         Which stages run (see :data:`PRESETS`): ``"fast"`` the occurrence
         order + CSE (FORM O1), ``"greedy"`` + greedy (O2), ``"mcts"`` MCTS +
         greedy (O3), ``"anneal"`` simulated annealing over orders + greedy
-        (O4), ``"default"`` MCTS, then annealing from its best order, + greedy.
+        (O4), ``"default"`` MCTS, then annealing from its best order (and
+        from the best splitting order when that is better), + greedy.
     iterations : int or None, default 1000
         Orders scored per search: MCTS iterations (per direction and
         restart) and annealing steps (per restart).  0 skips the searches;

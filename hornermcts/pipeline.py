@@ -37,7 +37,7 @@ import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from functools import cache, partial
-from typing import TYPE_CHECKING, Any, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, cast
 
 import numpy as np
 
@@ -725,12 +725,12 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
 
     Every order is scored by the fast counter (Horner + CSE) through one
     :class:`~hornermcts.search.shortlist.ScoreBook`; MCTS runs once per
-    direction, annealing starts from the best order found before it.  The
-    default preset (MCTS, then annealing) also scores the splitting orders
-    first (:func:`starting_orders`), and anneals from the best of them and
-    from MCTS's best in turn (:func:`_anneal_stage`): a portfolio of starts
-    that takes det(7) from 774-840 operations (seeds 0-2) to 762 on each,
-    the Cayley-Menger determinant of 7 points from 2165-2354 to 2165.  The
+    direction, annealing starts from the best order found before it.  In
+    the default preset (MCTS, then annealing) annealing runs once more from
+    the best splitting order when it beats every order scored before
+    (:func:`_anneal_stage`): a portfolio of starts that takes det(7) from
+    774-840 operations (seeds 0-2) to 762 on each, the Cayley-Menger
+    determinant of 7 points from 2165-2354 to 2165.  The
     shortlist keeps ``options.candidates`` orders with the greedy step, one
     without; each search gets its own seed derived from ``options.seed``.
     The searches share the time up to ``deadline`` (default: ``time_limit``
@@ -760,8 +760,6 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
         return tuple(map(rank.__getitem__, order))
 
     book = ScoreBook(counter.count, tie=tie)
-    portfolio = searches == ["mcts", "anneal"]  # the default's: annealing refines MCTS's best or a splitting order
-    starts = [tuple(o) for o in starting_orders(poly, fixed, columns, splitting=portfolio)]
     plans: list = []  # each makes a Stage, given its time limit and the orders it may score
     if searches:
         if "mcts" in options.stages:
@@ -770,28 +768,23 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
         if "anneal" in options.stages:
             problem = HornerOrderProblem(poly, counter=counter, fixed=fixed, columns=columns)
             if len(problem.variables) >= 2:
+                # the default's portfolio: one more annealing run, from a splitting order when one leads
+                splits = partial(split_orders, poly, fixed, columns) if "mcts" in options.stages else None
                 plans.append(partial(_anneal_stage, problem, options, progress, refine="mcts" in options.stages,
-                                     starts=starts))
+                                     splits=splits))
     most = max(ORDER_ENTRIES // (max(poly.n_vars, 1) * max(len(plans), 1)), MIN_ORDERS)
     plans = [partial(plan, most) for plan in plans]
     # each search: an equal part of the time left when it starts, shared with those after it
     stages = [plan(partial(deadline.share, len(plans) - i)) for i, plan in enumerate(plans)]
     keep = options.candidates if "greedy" in options.stages else 1
-    return shortlist(book, starts=starts,
+    return shortlist(book, starts=[tuple(o) for o in baseline_orders(poly, fixed, columns).values()],
                      stages=stages, keep=keep, seed=options.seed)
 
 
-def starting_orders(poly: Polynomial, fixed: tuple, columns: list, *, splitting: bool = True) -> list:
-    """The orders scored before the searches: the occurrence orders and (``splitting``) the splitting
-    orders (:mod:`~hornermcts.order.splitting`), forward and backward; ``fixed`` columns outermost in each.
-
-    The splitting orders are for the default preset, whose annealing refines the best of them or of
-    MCTS: a preset of one search (or none: ``fast`` and ``greedy``, FORM's O1 and O2) measures that
-    search, from the occurrence orders only.
-    """
-    splits = [order[len(fixed):] for order in splitting_orders(poly, fixed, columns)] if splitting else []
-    return [*baseline_orders(poly, fixed, columns).values(),
-            *([*fixed, *split] for split in splits), *([*fixed, *split[::-1]] for split in splits)]
+def split_orders(poly: Polynomial, fixed: tuple, columns: list) -> list[tuple]:
+    """The splitting orders (:func:`~hornermcts.order.splitting.splitting_orders`), forward then backward."""
+    forward = [order[len(fixed):] for order in splitting_orders(poly, fixed, columns)]
+    return [(*fixed, *order) for order in forward] + [(*fixed, *order[::-1]) for order in forward]
 
 
 #: The orders the searches of one call score together, times the variables (each order one entry per variable):
@@ -829,26 +822,32 @@ def _mcts_stage(poly, direction: str, counter, fixed, columns, options: Options,
 
 
 def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most: int, time_limit, *,
-                  refine: bool, starts=()) -> Stage:
+                  refine: bool, splits: Callable[[], list] | None = None) -> Stage:
     """Annealing: ``options.iterations`` steps per restart, the restarts scoring at most ``most`` steps.
 
-    The restarts start from the best order scored (the book's leader) and,
-    taking turns with it, from the best one the searches found when one of
-    ``starts`` (the orders scored before them) leads: a start that is better
-    than any searched order can still lead annealing into a worse valley
-    (det(6): 479 from the splitting order alone, 315 from both).
+    ``splits()``: orders (:func:`split_orders`) of which the best (the first
+    of equals), if it has fewer operations than every order scored before,
+    is annealed from in one more run, at temperatures of its own count.  The
+    other runs are what they would be without it, so the best found is never
+    worse; where no split is better, nothing changes (their scores are not kept).
     """
     def run(book, seed):
         start, start_ops = book.leader()
         t_start, t_end = options.anneal_refine if refine else options.anneal_from_scratch
         free = problem.state_of(start)
-        searched = book.leader(exclude=starts)  # the searches' own best: annealed from too, unless it leads
-        also = [problem.state_of(searched[0])] if searched is not None and searched[0] != start else []
         extra = math.ceil(max(len(free) - options.anneal_one_run_up_to, 0) / options.variables_per_restart)
         restarts, iterations = max(options.repeats, 1 + extra), options.iterations
         if iterations is not None and restarts * iterations > most:
             restarts = max(options.repeats, min(restarts, most // iterations))
             iterations = min(iterations, max(most // restarts, 1))
+        also = []
+        if splits is not None:
+            orders = splits()
+            costs = [book.cost(order) for order in orders]  # scored aside: kept only if one leads
+            split_ops = min(costs)
+            if split_ops < start_ops:
+                split = orders[costs.index(split_ops)]
+                also = [(problem.state_of(split), t_start * split_ops, t_end * split_ops)]
         return anneal(lambda state: book(problem.scheme(state)), free, iterations=iterations,
                       t_start=t_start * start_ops, t_end=t_end * start_ops,
                       restarts=restarts, seed=seed, time_limit=time_limit(),

@@ -16,9 +16,9 @@ cell), which makes the scheme a Laplace expansion, whatever the names.
 Its counts (Horner + CSE, the fast counter) against the occurrence order's:
 det(7) 762 against 7,964 (FORM's O2, its best level: 762), the Cayley-Menger
 determinant of 7 points 2,242 against 5,174, a sparse 15 x 15 determinant
-(4 entries a row) 1,110 against 14,396 (``benchmarks/suite.py``).  The searches
-start from it (:func:`~hornermcts.pipeline.search_orders` scores it with the
-occurrence orders), so annealing refines it when no search found better.
+(4 entries a row) 1,110 against 14,396 (``benchmarks/suite.py``).  The default
+preset anneals from it once more when it beats every order MCTS found
+(:func:`~hornermcts.pipeline.search_orders`).
 
 Examples
 --------

@@ -102,8 +102,11 @@ class _Walk:
     deadline: float | None
     interrupted: bool = False
 
-    def run(self, begin: tuple, rng, offset: int, runs_left: int, callback) -> _Walked:
+    def run(self, begin: tuple, rng, offset: int, runs_left: int, callback,
+            temperatures: tuple[float, float] | None = None) -> _Walked:
         """Anneal from ``begin``; with a deadline, take 1 / ``runs_left`` of the time left.
+
+        ``temperatures``: ``(t_start, t_end)`` of this run, if not the call's.
 
         ``offset`` (the steps before this run) is for progress reports only:
         the history counts this run's own steps.  After a Ctrl-C, this and
@@ -115,6 +118,8 @@ class _Walk:
         k = accepted = 0
         stopped = "interrupt" if self.interrupted else "iterations"
         movable = len(begin) - self.fixed >= 2
+        t_start, ratio = (self.t_start, self.ratio) if temperatures is None else \
+            (temperatures[0], temperatures[1] / temperatures[0])
         run_start = last_report = time.perf_counter()
         try:
             while movable and stopped == "iterations":
@@ -130,7 +135,7 @@ class _Walk:
                     frac = (now - run_start) / max((deadline - run_start) / runs_left, 1e-9)
                     if frac >= 1.0:
                         break
-                temperature = self.t_start * self.ratio ** frac
+                temperature = t_start * ratio ** frac
                 candidate = _neighbour(current, rng, self.neighbourhood, self.fixed)
                 c = cost(tuple(candidate))
                 k += 1
@@ -165,6 +170,18 @@ def _merged(initial: tuple, initial_cost: float, runs: Sequence[_Walked]) -> tup
     return best, best_cost, history
 
 
+def _streams(seed, restarts: int, extra: int) -> tuple[list, int | None]:
+    """One Generator per run: the ``restarts`` runs' as without ``extra`` runs, then the extra runs' own."""
+    rngs, used = generators(seed, restarts)
+    if not extra:
+        return rngs, used
+    if isinstance(seed, np.random.Generator):
+        return rngs + list(seed.spawn(extra)), used
+    children = np.random.SeedSequence(used).spawn(restarts + extra)[restarts:] if used is not None else \
+        np.random.SeedSequence().spawn(extra)
+    return rngs + [np.random.Generator(np.random.PCG64(child)) for child in children], used
+
+
 def anneal(
     cost: Callable[[tuple], float],
     initial: Sequence,
@@ -181,7 +198,7 @@ def anneal(
     workers: int | None = 1,
     books: Sequence = (),
     progress=None,
-    also: Sequence[Sequence] = (),
+    also: Sequence[tuple[Sequence, float, float]] = (),
 ) -> AnnealResult:
     """Minimise ``cost`` over permutations of ``initial`` by simulated annealing.
 
@@ -223,15 +240,16 @@ def anneal(
     progress : None, True, "auto" or callable
         As for :func:`~hornermcts.search.mcts`; the callback receives
         ``(step, -best_cost)`` so that higher is better there too.
-    also : sequence of permutations
-        Other starting permutations (of the same items): run ``k`` from
-        ``restart_from="initial"`` starts from the ``k``-th of ``(initial,
-        *also)``, cyclically (a portfolio of starts under one budget).
+    also : sequence of (permutation, t_start, t_end)
+        More runs after the ``restarts``, one from each permutation (of the
+        same items) at its own temperatures, each with a stream of its own:
+        the ``restarts`` runs stay what they are without them, so the best
+        is never worse (a portfolio of starts).
     """
     initial = tuple(initial)
-    begins = [initial, *(tuple(p) for p in also)]
-    if any(sorted(map(repr, p)) != sorted(map(repr, initial)) for p in begins[1:]):
-        raise OptionError("also: every starting permutation must hold the items of initial")
+    extra = [(tuple(p), float(t0), float(t1)) for p, t0, t1 in also]
+    if any(sorted(map(repr, p)) != sorted(map(repr, initial)) or not 0 < t1 <= t0 for p, t0, t1 in extra):
+        raise OptionError("also: each run needs a permutation of initial's items and temperatures 0 < t_end <= t_start")
     if iterations is None and time_limit is None:
         raise OptionError("no budget: give iterations=N and/or time_limit=seconds")
     integer("iterations", iterations, minimum=0, optional=True)
@@ -246,7 +264,9 @@ def anneal(
         raise OptionError(f"restart_from must be 'initial' or 'best', not {restart_from!r}")
     if not 0 <= fixed <= len(initial):
         raise OptionError(f"fixed must lie in [0, {len(initial)}], not {fixed}")
-    rngs, seed = generators(seed, restarts)
+    rngs, seed = _streams(seed, restarts, len(extra))
+    starts = [(initial, None)] * restarts + [(p, (t0, t1)) for p, t0, t1 in extra]
+    restarts = len(starts)
     workers = min(processes(workers), restarts)
     total = None if iterations is None else iterations * restarts
     callback, close = make_progress(progress, total=total)
@@ -261,14 +281,15 @@ def anneal(
 
             def one(k: int) -> _Walked:  # process k % workers runs restarts k, k + workers, ...: it shares its time
                 left = len(range(k, restarts, workers))
-                return walk.run(begins[k % len(begins)], rngs[k], k * per, left, None if in_child() else callback)
+                return walk.run(starts[k][0], rngs[k], k * per, left, None if in_child() else callback, starts[k][1])
 
             runs = fork_map(one, range(restarts), workers, books=books)
         else:
             for k, rng in enumerate(rngs):
-                begin = begins[k % len(begins)] if restart_from == "initial" else \
+                begin = starts[k][0] if restart_from == "initial" or starts[k][1] is not None else \
                     _merged(initial, initial_cost, runs)[0]
-                runs.append(walk.run(begin, rng, sum(run.iterations for run in runs), restarts - k, callback))
+                runs.append(walk.run(begin, rng, sum(run.iterations for run in runs), restarts - k, callback,
+                                     starts[k][1]))
                 if runs[-1].stopped != "iterations":
                     break
     except KeyboardInterrupt:  # in a progress call between runs

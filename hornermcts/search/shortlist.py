@@ -45,7 +45,7 @@ builds orders item by item, annealing refines its best:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Iterable, Sequence, overload
+from typing import Any, Callable, Hashable, Iterable, Sequence
 
 from .arguments import derived_seeds, integer, seed_value
 from .result import SearchResult
@@ -65,8 +65,8 @@ class ScoreBook:
     >>> book = ScoreBook(lambda s: calls.append(s) or sum(s))
     >>> book((2, 1)), book((1, 1)), book((2, 1)), len(calls)
     (3, 2, 3, 2)
-    >>> book.best(1), book.leader(), book.leader(exclude=[(1, 1)]), book.leader(exclude=book.scores)
-    ([((1, 1), 2)], ((1, 1), 2), ((2, 1), 3), None)
+    >>> book.best(1), book.leader()
+    ([((1, 1), 2)], ((1, 1), 2))
     """
 
     __slots__ = ("cost", "scores", "tie")
@@ -90,27 +90,13 @@ class ScoreBook:
         for solution, score in scores.items():
             self.scores.setdefault(solution, score)
 
-    @overload
-    def leader(self) -> tuple[Hashable, Any]: ...
-
-    @overload
-    def leader(self, exclude: Iterable[Hashable]) -> tuple[Hashable, Any] | None: ...
-
-    def leader(self, exclude: Iterable[Hashable] | None = None) -> tuple[Hashable, Any] | None:
+    def leader(self) -> tuple[Hashable, Any]:
         """``(solution, cost)`` of lowest cost, the first scored among equals: where a refinement starts.
 
         Among equals the first one met is the one an earlier stage found
         first, so a refining stage continues from the earlier search's best.
-        ``exclude``: solutions left out (None if no other was scored).
         """
-        if exclude is None:
-            solution = min(self.scores, key=self.scores.__getitem__)
-            return solution, self.scores[solution]
-        left = set(exclude)
-        others = [s for s in self.scores if s not in left]
-        if not others:
-            return None
-        solution = min(others, key=self.scores.__getitem__)
+        solution = min(self.scores, key=self.scores.__getitem__)
         return solution, self.scores[solution]
 
     def best(self, k: int) -> list[tuple[Hashable, Any]]:

@@ -49,14 +49,18 @@ def test_anneal_restarts_time_limit_and_errors():
 
 
 
-def test_restarts_take_turns_among_the_starting_permutations():
-    cost = lambda p: sum(abs(i - v) for i, v in enumerate(p))  # noqa: E731
-    start, other = (3, 2, 1, 0), (0, 1, 3, 2)
-    # no steps: each run's best is where it started, so the result says which starts the runs had
-    assert anneal(cost, start, iterations=0, restarts=1, also=[other]).best_moves == start
-    assert anneal(cost, start, iterations=0, restarts=2, also=[other]).best_moves == other
-    assert anneal(cost, start, iterations=0, restarts=2, also=[other], workers=2).best_moves == other
-    found = anneal(cost, start, iterations=300, restarts=4, also=[other], t_start=2, t_end=0.05, seed=1)
-    assert found.best_value == 0 and found.iterations == 1200
-    with pytest.raises(ValueError, match="also"):
-        anneal(cost, start, also=[(0, 1, 2)])
+def test_more_runs_from_other_starts_leave_the_others_as_they_were():
+    cost = lambda p: sum(abs(i - v) * (1 + i % 3) for i, v in enumerate(p))  # noqa: E731
+    start, other = (5, 4, 3, 2, 1, 0), (0, 1, 2, 3, 5, 4)
+    plain = anneal(cost, start, iterations=40, restarts=2, t_start=3, t_end=0.1, seed=2)
+    more = anneal(cost, start, iterations=40, restarts=2, t_start=3, t_end=0.1, seed=2, also=[(other, 1, 0.1)])
+    assert more.iterations == 120 and more.history[:len(plain.history)] == plain.history
+    assert more.best_value <= plain.best_value
+    # no steps: the extra run's best is its start, better than the initial one
+    assert anneal(cost, start, iterations=0, restarts=2, also=[(other, 1, 0.1)]).best_moves == other
+    assert anneal(cost, start, iterations=0, restarts=2, also=[(other, 1, 0.1)], workers=2).best_moves == other
+    two = [anneal(cost, start, iterations=30, restarts=2, also=[(other, 1, 0.1)], seed=5, workers=w) for w in (1, 2)]
+    assert two[0].best_moves == two[1].best_moves and two[0].history == two[1].history
+    for bad in ([((0, 1, 2), 1, 0.1)], [(other, 0.1, 1)]):
+        with pytest.raises(ValueError, match="also"):
+            anneal(cost, start, also=bad)
