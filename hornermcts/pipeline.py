@@ -594,12 +594,13 @@ class _Found:
     factors: tuple = ()  # ((result, exponent), ...) of a product's factors; empty when the whole was optimized
 
 
-def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_baselines: bool = True) -> _Found:
+def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_baselines: bool = True,
+                    portfolio: bool = True) -> _Found:
     """The input optimized as one polynomial.
 
     ``substitution`` (None if none pays) holds the new variables the input
     was written in first (:mod:`hornermcts.rewrites.substitution`); the baselines are
-    the input's own occurrence orders.
+    the input's own occurrence orders.  ``portfolio``: as for :func:`search_orders`.
     """
     fixed = tuple(range(n_markers))
     if options.workers is None and options.time_limit is None and joint.n_terms < IN_PROCESS_TERMS:
@@ -627,7 +628,8 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
         if search_deadline.expired() and substitution is None:  # no time to search: the answer in hand
             # (the searches' set-up alone, structural order and fast counter, took 1.9 s on res(8,6))
             return _Found(fallback, (), (), {"occurrence forward": fallback.cse.total}, None)
-    found = search_orders(joint, options, fixed=fixed, progress=progress, deadline=search_deadline)
+    found = search_orders(joint, options, fixed=fixed, progress=progress, deadline=search_deadline,
+                          portfolio=portfolio)
     best = screen_candidates(polys, [s for s, _ in found.best], options, n_markers=n_markers,
                              deadline=screen_deadline, fallback=fallback)
     if n_markers:
@@ -644,8 +646,10 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
                                                                                                      n_markers))):
         # the new variables cancel, maybe: the same search in the input's own variables decides (issue 36)
         deadline.phase("the same search in the input's own variables (the new ones may cancel)")
+        # (without the splitting orders' run: a better search there can win on accuracy with more operations,
+        # pendulum(5) seed 0: 248 in its own variables against 193 in new ones)
         own = _optimize_whole(given_polys, given_joint, n_markers, options.replace(substitute=False), progress,
-                              deadline)
+                              deadline, portfolio=False)
         if not no_worse(best.dag, lambda: own.best.dag):
             return own
     return _Found(best, found.searches, found.history, baselines, substitution)
@@ -720,7 +724,7 @@ def _optimize_factors(poly: Polynomial, split, options: Options, progress, deadl
 
 
 def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None,
-                  deadline: Deadline | None = None) -> Shortlist:
+                  deadline: Deadline | None = None, portfolio: bool = True) -> Shortlist:
     """Stage 1: score the occurrence orders, run the preset's searches, keep the best orders.
 
     Every order is scored by the fast counter (Horner + CSE) through one
@@ -730,7 +734,8 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
     the best splitting order when it beats every order scored before
     (:func:`_anneal_stage`): a portfolio of starts that takes det(7) from
     774-840 operations (seeds 0-2) to 762 on each, the Cayley-Menger
-    determinant of 7 points from 2165-2354 to 2165.  The
+    determinant of 7 points from 2165-2354 to 2165-2172 (``portfolio=False``:
+    without that run).  The
     shortlist keeps ``options.candidates`` orders with the greedy step, one
     without; each search gets its own seed derived from ``options.seed``.
     The searches share the time up to ``deadline`` (default: ``time_limit``
@@ -769,7 +774,8 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
             problem = HornerOrderProblem(poly, counter=counter, fixed=fixed, columns=columns)
             if len(problem.variables) >= 2:
                 # the default's portfolio: one more annealing run, from a splitting order when one leads
-                splits = partial(split_orders, poly, fixed, columns) if "mcts" in options.stages else None
+                splits = partial(split_orders, poly, fixed, columns) if "mcts" in options.stages and portfolio \
+                    else None
                 plans.append(partial(_anneal_stage, problem, options, progress, refine="mcts" in options.stages,
                                      splits=splits))
     most = max(ORDER_ENTRIES // (max(poly.n_vars, 1) * max(len(plans), 1)), MIN_ORDERS)
