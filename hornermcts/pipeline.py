@@ -766,7 +766,7 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
 
     book = ScoreBook(counter.count, tie=tie)
     plans: list = []  # each makes a Stage, given its time limit and the orders it may score
-    if searches:
+    if options.iterations != 0 and poly.n_terms:
         if "mcts" in options.stages:
             directions = ("forward", "backward") if options.direction == "both" else (options.direction,)
             plans += [partial(_mcts_stage, poly, d, counter, fixed, columns, options, progress) for d in directions]
@@ -834,8 +834,10 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most:
     ``splits()``: orders (:func:`split_orders`) of which the best (the first
     of equals), if it has fewer operations than every order scored before,
     is annealed from in one more run, at temperatures of its own count.  The
-    other runs are what they would be without it, so the best found is never
-    worse; where no split is better, nothing changes (their scores are not kept).
+    other runs are what they would be without it, so on an iteration budget
+    the best found is never worse (under a time limit the run takes its share
+    of the time); where no split is better, nothing changes (their scores are
+    not kept).
     """
     def run(book, seed):
         start, start_ops = book.leader()

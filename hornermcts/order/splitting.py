@@ -38,7 +38,7 @@ from .structure import structural_order
 
 __all__ = ["splitting_order", "splitting_orders"]
 
-#: Splitting orders tried by :func:`splitting_orders`: the structural order's ties, and this many more drawn.
+#: Tie-breaks :func:`splitting_orders` tries: the structural order's, and the rest drawn from a fixed seed.
 TIE_BREAKS = 8
 
 

@@ -244,7 +244,8 @@ def anneal(
         More runs after the ``restarts``, one from each permutation (of the
         same items) at its own temperatures, each with a stream of its own:
         the ``restarts`` runs stay what they are without them, so the best
-        is never worse (a portfolio of starts).
+        is never worse on an iteration budget (a portfolio of starts; under
+        a ``time_limit`` every run takes its share of the time).
     """
     initial = tuple(initial)
     extra = [(tuple(p), float(t0), float(t1)) for p, t0, t1 in also]
