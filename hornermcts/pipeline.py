@@ -837,7 +837,7 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most:
     other runs are what they would be without it, so on an iteration budget
     the best found is never worse (under a time limit the run takes its share
     of the time); where no split is better, nothing changes (their scores are
-    not kept).
+    not kept).  Under a time limit, only when annealing has :data:`SPLIT_SECONDS` or more.
     """
     def run(book, seed):
         start, start_ops = book.leader()
@@ -849,7 +849,8 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most:
             restarts = max(options.repeats, min(restarts, most // iterations))
             iterations = min(iterations, max(most // restarts, 1))
         also = []
-        if splits is not None:
+        limit = time_limit()
+        if splits is not None and (limit is None or limit >= SPLIT_SECONDS):
             orders = splits()
             costs = [book.cost(order) for order in orders]  # scored aside: kept only if one leads
             split_ops = min(costs)
@@ -858,10 +859,17 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most:
                 also = [(problem.state_of(split), t_start * split_ops, t_end * split_ops)]
         return anneal(lambda state: book(problem.scheme(state)), free, iterations=iterations,
                       t_start=t_start * start_ops, t_end=t_end * start_ops,
-                      restarts=restarts, seed=seed, time_limit=time_limit(),
+                      restarts=restarts, seed=seed, time_limit=None if limit is None else time_limit(),
                       workers=options.workers, books=[book], progress=progress, also=also)
 
     return Stage("anneal", run, cost_of=int, space=problem.direction)  # skipped if MCTS saw every order there
+
+
+#: The least time annealing must have for the splitting orders' run: building and scoring them takes 0.01-0.1 s on
+#: 15-60 variables, up to 1 s on res(8,6)'s 114,080 terms (a loaded machine).  det(7) at time_limit=1 ended 0.1-0.4 s
+#: late when they were built in any share of time; with this bound it ends at 0.8 s, and at time_limit=3 has
+#: 762 operations (2521 without the run).
+SPLIT_SECONDS = 0.25
 
 
 @dataclass(frozen=True)
