@@ -21,7 +21,7 @@ the faster of O3 and O4.  (Issue 12's, in ``results/suite.txt`` of
 2026-11-27: median <= 0.95 x min(O3, O4), worst <= 0.97 x.)  The summary
 says per expression whether it holds, and by how much it misses.
 
-    python benchmarks/suite.py [--only LABEL ...] [--seeds 3] [--no-scale]
+    python benchmarks/suite.py [--only LABEL ...] [--seeds 3] [--no-scale] [--no-form]
                                [--out FILE]
 """
 from __future__ import annotations
@@ -112,42 +112,33 @@ def verdict(worst: int, best_seed: int, form_best: int, secs: float, fast: float
     return "holds" if not misses else "misses: " + ", ".join(misses)
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", nargs="*", help="labels to run (default: all)")
-    ap.add_argument("--seeds", type=int, default=3)
-    ap.add_argument("--no-scale", action="store_true", help=f"leave out {SCALE}")
-    ap.add_argument("--out", type=Path, default=None,
-                    help="results file (default: results/suite.txt, written only when every row runs)")
-    args = ap.parse_args()
-    if not form.available():
-        sys.exit("FORM is not installed (apt-get install -y form): nothing to compare with")
-    chosen = [row for row in SUITE if (not args.only or row[0] in args.only)
-              and not (args.no_scale and row[0] == SCALE)]
-    say = Report("suite.py")
-    rows = []
-    for label, family, build in chosen:
-        expr = build()
-        polys = outputs(expr)
-        terms = sum(p.n_terms for p in polys)
-        n_vars = len({s for p in polys for s in p.symbols})
-        before = sum(original_count(p).total for p in polys)
-        say(f"\n{label} ({family}): {terms} terms, {n_vars} variables, {len(polys)} output(s), "
-            f"{before} operations as input")
-        say(f"  {'method':<22} {'operations':>11} {'seconds':>9}")
-        levels = {}
-        for level in (1, 2, 3, 4):
-            code, own, secs = form_level(polys, level)
-            levels[level] = (code, secs)
-            say(f"  {'FORM O' + str(level):<22} {code:>11} {secs:>9.2f}   (FORM's own figure: {own})")
-        runs = [ours(expr, seed) for seed in range(args.seeds)]
-        for seed, (ops, wall, cpu) in enumerate(runs):
-            say(f"  {'ours seed ' + str(seed):<22} {ops:>11} {wall:>9.2f}   (CPU {cpu:.2f} s)")
-        worst, best_seed = max(r[0] for r in runs), min(r[0] for r in runs)
-        secs = statistics.median(r[1] for r in runs)
-        form_best = min(levels, key=lambda k: levels[k][0])  # the level of fewest operations (the first of equals)
-        fast = min(levels[3][1], levels[4][1])
-        rows.append((label, worst, best_seed, levels[form_best][0], f"O{form_best}", secs, fast))
+def measure(label: str, family: str, expr, say: Report, seeds: int, with_form: bool) -> tuple | None:
+    """One row: FORM O1..O4 (``with_form``) and ours per seed, printed; the summary's entry (None without FORM)."""
+    polys = outputs(expr)
+    terms = sum(p.n_terms for p in polys)
+    n_vars = len({s for p in polys for s in p.symbols})
+    before = sum(original_count(p).total for p in polys)
+    say(f"\n{label} ({family}): {terms} terms, {n_vars} variables, {len(polys)} output(s), "
+        f"{before} operations as input")
+    say(f"  {'method':<22} {'operations':>11} {'seconds':>9}")
+    levels = {}
+    for level in (1, 2, 3, 4) if with_form else ():
+        code, own, secs = form_level(polys, level)
+        levels[level] = (code, secs)
+        say(f"  {'FORM O' + str(level):<22} {code:>11} {secs:>9.2f}   (FORM's own figure: {own})")
+    runs = [ours(expr, seed) for seed in range(seeds)]
+    for seed, (ops, wall, cpu) in enumerate(runs):
+        say(f"  {'ours seed ' + str(seed):<22} {ops:>11} {wall:>9.2f}   (CPU {cpu:.2f} s)")
+    if not with_form:
+        return None
+    worst, best_seed = max(r[0] for r in runs), min(r[0] for r in runs)
+    secs = statistics.median(r[1] for r in runs)
+    form_best = min(levels, key=lambda k: levels[k][0])  # the level of fewest operations (the first of equals)
+    fast = min(levels[3][1], levels[4][1])
+    return label, worst, best_seed, levels[form_best][0], f"O{form_best}", secs, fast
+
+
+def summary(say: Report, rows: list) -> None:
     say("\nThe target (issue 37): the worst seed <= FORM's best level (fewest operations of O1..O4), the seeds "
         "within 3 % of each other, median wall time <= 0.5 x the faster of FORM O3 and O4")
     say(f"  {'expression':<22} {'ours best':>9} {'worst':>7} {'spread':>6} {'FORM best':>12} {'ratio':>6} "
@@ -158,7 +149,27 @@ def main() -> None:
             f"{verdict(worst, best_seed, form_ops, secs, fast)}")
     held = sum(verdict(*row[1:4], *row[5:]) == "holds" for row in rows)
     say(f"\nThe target holds on {held} of {len(rows)} expressions.")
-    out = args.out or (None if args.only else RESULTS / "suite.txt")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", nargs="*", help="labels to run (default: all)")
+    ap.add_argument("--seeds", type=int, default=3)
+    ap.add_argument("--no-scale", action="store_true", help=f"leave out {SCALE}")
+    ap.add_argument("--no-form", action="store_true",
+                    help="ours only (operations of two versions compared quickly; no summary)")
+    ap.add_argument("--out", type=Path, default=None,
+                    help="results file (default: results/suite.txt, written only when every row runs with FORM)")
+    args = ap.parse_args()
+    if not args.no_form and not form.available():
+        sys.exit("FORM is not installed (apt-get install -y form): nothing to compare with")
+    chosen = [row for row in SUITE if (not args.only or row[0] in args.only)
+              and not (args.no_scale and row[0] == SCALE)]
+    say = Report("suite.py")
+    rows = [measure(label, family, build(), say, args.seeds, not args.no_form) for label, family, build in chosen]
+    if not args.no_form:
+        summary(say, rows)
+    out = args.out or (None if args.only or args.no_form else RESULTS / "suite.txt")
     if out is not None:
         say.write(out)
         print(f"written to {out}")
