@@ -47,8 +47,6 @@ def test_anneal_restarts_time_limit_and_errors():
             anneal(cost, (0, 1, 2), **kwargs)
 
 
-
-
 def test_more_runs_from_other_starts_leave_the_others_as_they_were():
     cost = lambda p: sum(abs(i - v) * (1 + i % 3) for i, v in enumerate(p))  # noqa: E731
     start, other = (5, 4, 3, 2, 1, 0), (0, 1, 2, 3, 5, 4)
