@@ -28,10 +28,8 @@ from __future__ import annotations
 from ..errors import OptionError
 
 import sys
-from bisect import bisect_right
-from typing import NamedTuple
-
 import numpy as np
+from numba import njit
 
 from ..polynomial.coefficients import content_integers, exact_coefficients, quotient, scaled_integers
 from ..collector import paused
@@ -41,8 +39,9 @@ from ..polynomial.sparse import Polynomial, normalize_order
 
 __all__ = ["horner_dag"]
 
-#: Subexpressions of this many terms or more look at the call's hard end (:func:`~hornermcts.deadline.check_hard`).
-HARD_CHECK_TERMS = 256
+#: Every this many steps of the Horner form, the build looks at the call's hard end
+#: (:func:`~hornermcts.deadline.check_hard`); a power of two.
+HARD_CHECK_STEPS = 4096
 
 def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     """Build the Horner form of ``poly`` for ``order`` as a hash-consed DAG.
@@ -93,7 +92,8 @@ def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
 
 
 def _build_polynomial(dag: Dag, poly, perm, use_content: bool, integers=None) -> tuple:
-    """The Horner form of ``poly``: its terms sorted once, then :func:`_build` on ranges of them.
+    """The Horner form of ``poly``: its terms sorted once, the form's shape computed by :func:`_program`, then
+    its nodes interned by :func:`_run`.
 
     Sorted lexicographically by their exponents in ``perm``'s order, the
     terms of every subexpression of the form (those sharing the exponents
@@ -101,6 +101,8 @@ def _build_polynomial(dag: Dag, poly, perm, use_content: bool, integers=None) ->
     by the next variable's exponent into contiguous runs: each split is a
     few binary searches, not a pass over the range's terms.  So a sum of
     5,000 variables (a chain 5,000 deep) is built in O(n log n), not O(n^2).
+    The exponents are held in the narrowest type they fit (one byte a cell below 256): gait2d's 822,461
+    terms in 52 variables take 43 MB, not the 1 GB of the Python lists the recursion used to read.
     ``integers``: ``poly``'s :func:`~hornermcts.polynomial.coefficients.content_integers`, if known.
     """
     if poly.n_terms == 0:
@@ -109,7 +111,8 @@ def _build_polynomial(dag: Dag, poly, perm, use_content: bool, integers=None) ->
     # few (gait2d rows 9-17: 246 units over 262 symbols), as the recursion skips a column no term has anyway
     columns = np.asarray(perm, dtype=np.int64)
     perm = columns[poly.exponents.any(axis=0)[columns]].tolist()
-    exps = poly.exponents[:, perm]
+    narrow = np.uint8 if poly.exponents.max(initial=0) <= np.iinfo(np.uint8).max else np.int32
+    exps = poly.exponents.astype(narrow)[:, perm]  # MAX_EXPONENT fits in int32
     # sums divided by their content: built from the coefficients times their common denominator (ints, no
     # Fraction arithmetic), every node is the same and the output's scalar that many times larger
     if use_content and integers is None:
@@ -119,46 +122,135 @@ def _build_polynomial(dag: Dag, poly, perm, use_content: bool, integers=None) ->
         rank = np.lexsort(exps.T[::-1])  # the first column is the primary key
         exps = exps[rank]
         coefficients = [coefficients[i] for i in rank.tolist()]
-    rows, cols = np.nonzero(exps)  # each term's variables, for a range of one term
-    starts = np.searchsorted(rows, np.arange(poly.n_terms + 1)).tolist()
-    cols = cols.tolist()
-    terms = _Terms(exps.T.tolist(), [cols[starts[r]:starts[r + 1]] for r in range(poly.n_terms)], coefficients)
-    c, node = _build(dag, terms, 0, poly.n_terms, 0, perm, use_content)
+    program = _program(np.ascontiguousarray(exps.T), np.asarray(perm, dtype=np.int64))
+    del exps
+    c, node = _run(dag, program, coefficients, use_content)
     return (c, node) if scale == 1 else (quotient(c, scale), node)
 
 
-class _Terms(NamedTuple):
-    """The terms, sorted: ``columns[d][r]`` the exponent of ``perm[d]`` in term ``r``, ``present[r]`` its d's."""
+@njit(cache=True)
+def _program(cols, perm):  # pragma: no cover - compiled
+    """The Horner form's shape: its steps in the order the recursion over the sorted terms would take them.
 
-    columns: list
-    present: list
-    coefficients: list
+    ``cols[d, r]``: the exponent of column ``perm[d]`` in term ``r`` (the
+    terms sorted).  The range ``lo:hi`` of terms at depth ``d`` (the columns
+    before it taken out) is one term (a *leaf*: its remaining powers) or
+    split by the first column in which its terms differ into runs of equal
+    exponents, each a range at the next depth; after its runs, a *combine*
+    step folds their values.  Returns ``(kind, a, b, c, powers, fvar, fexp)``:
+    step ``k`` is a leaf when ``kind[k] == 0`` (term ``a[k]``, its powers
+    ``fvar[b[k]:c[k]]``, ``fexp[...]``, innermost first) and a combine
+    when 1 (column ``a[k]``, the runs' exponents ``powers[b[k]:c[k]]``,
+    ascending).  Steps are made in post-order with explicit stacks
+    (frames: at most one per depth; runs: at most the terms plus the depths).
+    """
+    n_vars, n = cols.shape
+    kind = np.empty(2 * n, np.int8)
+    a = np.empty(2 * n, np.int64)
+    b = np.empty(2 * n, np.int64)
+    c = np.empty(2 * n, np.int64)
+    powers = np.empty(2 * n, np.int64)
+    fvar = np.empty(n + n_vars, np.int64)
+    fexp = np.empty(n + n_vars, np.int64)
+    frame_depth = np.empty(n_vars + 2, np.int64)
+    frame_first = np.empty(n_vars + 2, np.int64)
+    frame_end = np.empty(n_vars + 2, np.int64)
+    frame_next = np.empty(n_vars + 2, np.int64)
+    run_lo = np.empty(n + n_vars + 2, np.int64)
+    run_hi = np.empty(n + n_vars + 2, np.int64)
+    steps = n_powers = n_factors = frames = runs = 0
+    lo, hi, depth, pending = 0, n, 0, True
+    while True:
+        if pending:
+            pending = False
+            if hi - lo == 1:  # a leaf: the term's powers from column depth on, innermost (last) first
+                if n_factors + n_vars > fvar.shape[0]:
+                    fvar, fexp = _doubled(fvar), _doubled(fexp)
+                if steps == kind.shape[0]:
+                    kind, a, b, c = _doubled(kind), _doubled(a), _doubled(b), _doubled(c)
+                kind[steps], a[steps], b[steps] = 0, lo, n_factors
+                for d in range(n_vars - 1, depth - 1, -1):
+                    if cols[d, lo] != 0:
+                        fvar[n_factors], fexp[n_factors] = perm[d], cols[d, lo]
+                        n_factors += 1
+                c[steps] = n_factors
+                steps += 1
+            else:
+                while cols[depth, hi - 1] == 0:  # ascending in the range: every term lacks this column
+                    depth += 1  # (two distinct terms differ further in)
+                frame_depth[frames], frame_first[frames], frame_next[frames] = depth, runs, runs
+                k = lo
+                while k < hi:  # the runs of equal exponents, ascending: a binary search each
+                    power = cols[depth, k]
+                    left, right = k + 1, hi
+                    while left < right:
+                        mid = (left + right) // 2
+                        if cols[depth, mid] > power:
+                            right = mid
+                        else:
+                            left = mid + 1
+                    run_lo[runs], run_hi[runs] = k, left
+                    runs += 1
+                    k = left
+                frame_end[frames] = runs
+                frames += 1
+        if frames == 0:
+            break
+        top = frames - 1
+        j = frame_next[top]
+        if j < frame_end[top]:  # the next run, at the next depth
+            frame_next[top] = j + 1
+            lo, hi, depth, pending = run_lo[j], run_hi[j], frame_depth[top] + 1, True
+            continue
+        depth = frame_depth[top]  # every run built: fold them
+        if steps == kind.shape[0]:  # runs of one exponent (every term has x^2) make steps beyond 2n
+            kind, a, b, c = _doubled(kind), _doubled(a), _doubled(b), _doubled(c)
+        if n_powers + frame_end[top] - frame_first[top] > powers.shape[0]:
+            powers = _doubled(powers)
+        kind[steps], a[steps], b[steps] = 1, perm[depth], n_powers
+        for r in range(frame_first[top], frame_end[top]):
+            powers[n_powers] = cols[depth, run_lo[r]]
+            n_powers += 1
+        c[steps] = n_powers
+        steps += 1
+        runs = frame_first[top]
+        frames -= 1
+        if frames == 0:
+            break
+    return kind[:steps], a[:steps], b[:steps], c[:steps], powers[:n_powers], fvar[:n_factors], fexp[:n_factors]
 
 
-def _build(dag: Dag, terms: _Terms, lo: int, hi: int, depth: int, perm, use_content: bool):
-    """The Horner form of the terms ``lo:hi`` from column ``depth`` on (the columns before it taken out)."""
-    columns = terms.columns
-    if hi - lo >= HARD_CHECK_TERMS:  # what any answer needs: the call's hard end is looked at (not per term)
-        check_hard()
-    if hi - lo == 1:  # one monomial: its powers innermost first, as the recursion below would nest them
-        return (terms.coefficients[lo],
-                dag.monomial([(perm[d], columns[d][lo]) for d in reversed(terms.present[lo]) if d >= depth]))
-    while columns[depth][hi - 1] == 0:  # ascending in the range: every term lacks this variable
-        depth += 1  # (two distinct terms differ further in)
-    column = columns[depth]
-    powers, values = [], []
-    k = lo
-    while k < hi:  # the runs of equal exponents, in increasing order
-        power = column[k]
-        end = bisect_right(column, power, k, hi)
-        powers.append(power)
-        values.append(_build(dag, terms, k, end, depth + 1, perm, use_content))
-        k = end
-    var = perm[depth]
-    acc = values[-1]
-    for j in range(len(powers) - 2, -1, -1):
-        shifted = (acc[0], dag.mul(dag.power(var, powers[j + 1] - powers[j]), acc[1]))
-        acc = dag.add(values[j], shifted, use_content=use_content)
-    if powers[0] > 0:
-        acc = (acc[0], dag.mul(dag.power(var, powers[0]), acc[1]))
-    return acc
+@njit(cache=True)
+def _doubled(values):  # pragma: no cover - compiled
+    """``values`` with as many free places after them."""
+    out = np.empty(2 * values.shape[0], values.dtype)
+    out[:values.shape[0]] = values
+    return out
+
+
+def _run(dag: Dag, program: tuple, coefficients: list, use_content: bool) -> tuple:
+    """The value of the Horner form whose steps :func:`_program` made: each step's nodes interned in turn.
+
+    A leaf is a coefficient times a monomial (:meth:`~hornermcts.dag.graph.Dag.monomial`); a combine step folds
+    the values of its ``m`` runs (the last ``m`` on the stack), from the highest power down:
+    ``v_j + x^(p_(j+1) - p_j) * acc``, then ``x^(p_0) * acc``.
+    """
+    kinds, firsts, starts, ends = (part.tolist() for part in program[:4])
+    powers, fvar, fexp = (part.tolist() for part in program[4:])
+    values: list = []
+    for step, (kind, first, start, end) in enumerate(zip(kinds, firsts, starts, ends)):
+        if not step & (HARD_CHECK_STEPS - 1):
+            check_hard()
+        if kind == 0:
+            values.append((coefficients[first], dag.monomial(zip(fvar[start:end], fexp[start:end]))))
+            continue
+        var, m = first, end - start
+        acc = values[-1]
+        for j in range(m - 2, -1, -1):
+            shifted = (acc[0], dag.mul(dag.power(var, powers[start + j + 1] - powers[start + j]), acc[1]))
+            acc = dag.add(values[j - m], shifted, use_content=use_content)
+        if powers[start] > 0:
+            acc = (acc[0], dag.mul(dag.power(var, powers[start]), acc[1]))
+        del values[-m:]
+        values.append(acc)
+    return values[0]
