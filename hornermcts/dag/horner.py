@@ -39,9 +39,9 @@ from ..polynomial.sparse import Polynomial, normalize_order
 
 __all__ = ["horner_dag"]
 
-#: Every this many steps of the Horner form, the build looks at the call's hard end
-#: (:func:`~hornermcts.deadline.check_hard`); a power of two.
-HARD_CHECK_STEPS = 4096
+#: The Horner form's steps are interned this many at a time, the call's hard end
+#: (:func:`~hornermcts.deadline.check_hard`) looked at before each batch.
+HARD_CHECK_STEPS = 16384
 
 def horner_dag(poly, order=None, *, mode: str | None = None) -> Dag:
     """Build the Horner form of ``poly`` for ``order`` as a hash-consed DAG.
@@ -233,24 +233,27 @@ def _run(dag: Dag, program: tuple, coefficients: list, use_content: bool) -> tup
 
     A leaf is a coefficient times a monomial (:meth:`~hornermcts.dag.graph.Dag.monomial`); a combine step folds
     the values of its ``m`` runs (the last ``m`` on the stack), from the highest power down:
-    ``v_j + x^(p_(j+1) - p_j) * acc``, then ``x^(p_0) * acc``.
+    ``v_j + x^(p_(j+1) - p_j) * acc``, then ``x^(p_0) * acc``.  The steps are read :data:`HARD_CHECK_STEPS` at
+    a time (as Python lists: a few MB, not the hundreds all of them would take at once), the call's hard end
+    looked at before each batch.
     """
-    kinds, firsts, starts, ends = (part.tolist() for part in program[:4])
+    kinds, firsts, starts, ends = program[:4]
     powers, fvar, fexp = (part.tolist() for part in program[4:])
     values: list = []
-    for step, (kind, first, start, end) in enumerate(zip(kinds, firsts, starts, ends)):
-        if not step & (HARD_CHECK_STEPS - 1):
-            check_hard()
-        if kind == 0:
-            values.append((coefficients[first], dag.monomial(zip(fvar[start:end], fexp[start:end]))))
-            continue
-        var, m = first, end - start
-        acc = values[-1]
-        for j in range(m - 2, -1, -1):
-            shifted = (acc[0], dag.mul(dag.power(var, powers[start + j + 1] - powers[start + j]), acc[1]))
-            acc = dag.add(values[j - m], shifted, use_content=use_content)
-        if powers[start] > 0:
-            acc = (acc[0], dag.mul(dag.power(var, powers[start]), acc[1]))
-        del values[-m:]
-        values.append(acc)
+    for at in range(0, len(kinds), HARD_CHECK_STEPS):
+        check_hard()
+        batch = slice(at, at + HARD_CHECK_STEPS)
+        for kind, first, start, end in zip(*(part[batch].tolist() for part in (kinds, firsts, starts, ends))):
+            if kind == 0:
+                values.append((coefficients[first], dag.monomial(zip(fvar[start:end], fexp[start:end]))))
+                continue
+            var, m = first, end - start
+            acc = values[-1]
+            for j in range(m - 2, -1, -1):
+                shifted = (acc[0], dag.mul(dag.power(var, powers[start + j + 1] - powers[start + j]), acc[1]))
+                acc = dag.add(values[j - m], shifted, use_content=use_content)
+            if powers[start] > 0:
+                acc = (acc[0], dag.mul(dag.power(var, powers[start]), acc[1]))
+            del values[-m:]
+            values.append(acc)
     return values[0]
