@@ -70,3 +70,36 @@ def test_renamed_and_shuffled_inputs_give_the_same_operations(preset):
         assert again.after == first.after
         names = dict(zip(other.symbols, (poly.symbols[j] for j in perm)))
         assert [s.xreplace(names) for s in again.order] == list(first.order)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_coefficient_codes_from_scaled_integers_are_the_loops(seed, monkeypatch):
+    """The codes made from the scaled integers equal the loop over the SymPy numbers (signs, denominators,
+    integers among rationals; values past 62 bits take the loop)."""
+    from hornermcts.order import structure
+
+    rng = np.random.default_rng(seed)
+    big = 2**70 if seed == 2 else 1
+    coefficients = [sympy.Rational(int(p) * (big if k == 0 else 1), int(q)) for k, (p, q) in
+                    enumerate(zip(rng.integers(-10**6, 10**6, 300), rng.choice([1, 2, 3, 8, 9, 10**5], 300)))]
+    coefficients = [c if c else sympy.Integer(7) for c in coefficients]
+    exponents = np.unique(rng.integers(0, 4, (400, 5)), axis=0)[:300]
+    poly = Polynomial(sympy.symbols("a:e"), exponents, coefficients)
+    fast = structure._coefficient_codes(poly)
+    monkeypatch.setattr(structure, "_codes_of_scaled", lambda scale, integers: None)
+    again = Polynomial(poly.symbols, poly.exponents, poly.coefficients)
+    assert np.array_equal(fast, structure._coefficient_codes(again))
+
+
+def test_what_a_polynomial_derives_is_made_once_and_not_kept_stale():
+    import pickle
+
+    x, y = sympy.symbols("x y")
+    p = Polynomial((x, y), [[1, 0], [0, 1]], [2, 3])
+    made = []
+    assert p.derived("sum", lambda: made.append(1) or 5) == 5
+    assert p.derived("sum", lambda: made.append(1) or 6) == 5 and len(made) == 1
+    p.coefficients = (sympy.Integer(4), sympy.Integer(3))  # set anew (as parse.builder does): made again
+    assert p.derived("sum", lambda: 7) == 7
+    copy = pickle.loads(pickle.dumps(p))
+    assert copy == p and copy.derived("sum", lambda: 8) == 8  # a copy carries the terms, not what was derived

@@ -16,7 +16,7 @@ from test_structure import rewritten
 import hornermcts
 from hornermcts import codegen
 from hornermcts.research import families
-from hornermcts.polynomial.coefficients import to_fraction
+from hornermcts.polynomial.coefficients import scaled_integers, scaled_integers_of, to_fraction
 from hornermcts.deadline import Deadline
 from hornermcts.pipeline import quick_cost
 from hornermcts.parse import from_sympy
@@ -155,6 +155,8 @@ def test_every_substitution_is_exact(expr):
     if found is not None:
         assert sympy.expand(found.joint.to_sympy() - expr) == 0
         assert found.costs[1] < found.costs[0]
+        # the scaled integers the search remembers with the new polynomial are those of its coefficients
+        assert scaled_integers_of(found.joint) == scaled_integers(found.joint.coefficients)
     result = hornermcts.optimize(expr, iterations=10, seed=0)
     assert sympy.expand(result.expression() - expr) == 0
     assert_delivered(result)

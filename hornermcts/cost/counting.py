@@ -198,8 +198,8 @@ def _power_costs(exponents: np.ndarray) -> np.ndarray:
 
 def is_unit(c) -> bool:
     """True for the coefficients +1 and -1, which cost no multiplication."""
-    if isinstance(c, sympy.Integer):  # a polynomial's coefficient: its int, not SymPy's == (4 s a million)
-        return c.p == 1 or c.p == -1
+    if isinstance(c, sympy.Rational):  # a polynomial's coefficient (an Integer too): its ints, not SymPy's ==
+        return c.q == 1 and (c.p == 1 or c.p == -1)  # (which sympifies the other side: 4 s a million)
     return c == 1 or c == -1
 
 
@@ -233,7 +233,8 @@ def original_count(poly) -> OpCount:
     exps = poly.exponents
     factors = (exps > 0).sum(axis=1)
     coef_mults = np.fromiter((not is_unit(c) for c in poly.coefficients), dtype=np.int64, count=n)
-    signs = np.fromiter((c.is_negative is True for c in poly.coefficients), dtype=np.int64, count=n)
+    signs = np.fromiter((c.p < 0 if isinstance(c, sympy.Rational) else c.is_negative is True
+                         for c in poly.coefficients), dtype=np.int64, count=n)
     # a bare coefficient (constant term) is an operand, not a multiplication, and its sign is the number's
     coef_mults[factors == 0] = 0
     signs[factors == 0] = 0

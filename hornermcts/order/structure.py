@@ -48,6 +48,7 @@ import sympy
 from numba import njit
 
 from ..errors import OptionError
+from ..polynomial.coefficients import scaled_integers_of
 
 __all__ = ["structural_order"]
 
@@ -68,6 +69,8 @@ SPLIT_WORK = 50_000_000
 COLUMN_WORK = 10_000
 
 _SPLIT = np.uint64(0xD6E8FEB86659FD93)
+#: Integers below this (in absolute value) are coded on int64 arrays (:func:`_codes_of_scaled`).
+_FITS = 2**62
 
 
 def _mix(x: np.ndarray) -> np.ndarray:
@@ -88,7 +91,33 @@ def _mix1(x):
 
 
 def _coefficient_codes(poly) -> np.ndarray:
-    """A 64-bit code per term's coefficient, the same in every process (not Python's salted str hash)."""
+    """A 64-bit code per term's coefficient, the same in every process (not Python's salted str hash).
+
+    An Integer ``p`` codes as ``p``, a Rational ``p/q`` as ``p * 0x9E3779B97F4A7C15 + q`` (modulo 2^64); made
+    once per polynomial, from its scaled integers when they and their scale fit in 62 bits (no pass over the
+    SymPy numbers: the same codes, see :func:`_codes_of_scaled`).
+    """
+    return poly.derived("coefficient codes", lambda: _codes(poly))
+
+
+def _codes_of_scaled(scale: int, integers: list) -> np.ndarray | None:
+    """The codes of the coefficients ``v / scale`` (``v`` in ``integers``, in lowest terms ``p/q``), computed on
+    int64/uint64 arrays (``p`` wraps as the mask of the Python loop does); None unless every value fits 62 bits."""
+    if scale >= _FITS or max(map(abs, integers), default=0) >= _FITS:
+        return None
+    values = np.array(integers, dtype=np.int64)
+    common = np.gcd(values, np.int64(scale))
+    p, q = values // common, np.int64(scale) // common
+    rational = p.view(np.uint64) * np.uint64(0x9E3779B97F4A7C15) + q.view(np.uint64)
+    return np.where(q == 1, p.view(np.uint64), rational)
+
+
+def _codes(poly) -> np.ndarray:
+    """:func:`_coefficient_codes`, made."""
+    scaled = scaled_integers_of(poly)  # not None: every coefficient an Integer or a Rational (a Polynomial's
+    codes = None if scaled is None else _codes_of_scaled(*scaled)  # are SymPy numbers, never a Fraction)
+    if codes is not None:
+        return codes
     mask = 0xFFFFFFFFFFFFFFFF
     codes = []
     for c in poly.coefficients:  # SymPy numbers: an Integer's or a Rational's p and q, without a Fraction

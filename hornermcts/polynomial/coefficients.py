@@ -18,6 +18,7 @@ is here.
 :func:`product`           ``a * b`` of coefficients, ``Fraction`` times ``Float`` included
 :func:`common_denominator`  lcm of the denominators of some ``Fraction`` values
 :func:`scaled_integers`   exact coefficients times their common denominator, as ``int``
+:func:`scaled_integers_of`  the same of a polynomial's coefficients, made once per polynomial
 ========================  ===================================================
 
 Examples
@@ -51,6 +52,7 @@ __all__ = [
     "coefficient_mode",
     "scaled_integers",
     "content_integers",
+    "scaled_integers_of",
 ]
 
 
@@ -250,10 +252,17 @@ def coefficient_mode(poly) -> str:
     return "sign" if content_integers(poly) is None else "content"
 
 
+def scaled_integers_of(poly) -> tuple[int, list[int]] | None:
+    """:func:`scaled_integers` of a polynomial's coefficients, made once per polynomial (its
+    :meth:`~hornermcts.polynomial.sparse.Polynomial.derived`): the substitution search, the fast counter, the
+    structural order and the DAG each ask for them.  The list is shared: read it, never change it."""
+    return poly.derived("scaled integers", lambda: scaled_integers(poly.coefficients))
+
+
 def content_integers(poly) -> tuple[int, list[int]] | None:
     """``(scale, integers)`` of ``poly``'s coefficients (:func:`scaled_integers`) when :func:`coefficient_mode`
     is ``"content"``; None when it is ``"sign"``."""
-    scaled = scaled_integers(poly.coefficients)
+    scaled = scaled_integers_of(poly)
     if scaled is None or max(map(abs, scaled[1]), default=0) >= _INT64_SAFE:
         return None
     return scaled

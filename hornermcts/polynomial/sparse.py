@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..errors import OptionError
 
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import sympy
@@ -97,7 +97,9 @@ class Polynomial:
     position.  A constant is a row of zeros; the zero polynomial has no terms.
     """
 
-    __slots__ = ("symbols", "exponents", "coefficients", "opaque")
+    __slots__ = ("symbols", "exponents", "coefficients", "opaque", "_derived")
+    #: The attributes a copy or a pickle carries (what :meth:`derived` remembers is made again).
+    _STATE = ("symbols", "exponents", "coefficients", "opaque")
 
     def __init__(
         self,
@@ -145,6 +147,35 @@ class Polynomial:
             if s not in symbols:
                 raise OptionError(f"opaque placeholder {s} is not one of the symbols")
         self.opaque: dict[sympy.Symbol, sympy.Expr] = opaque
+        self._derived: dict = {}
+
+    def __getstate__(self) -> tuple:
+        return None, {name: getattr(self, name) for name in self._STATE}
+
+    def __setstate__(self, state: tuple) -> None:
+        for name, value in state[1].items():
+            setattr(self, name, value)
+        self._derived = {}
+
+    def derived(self, what: str, make: Callable[[], Any]) -> Any:
+        """``make()``, made once per polynomial: what several stages derive from the same terms (the coefficients
+        as scaled integers, their structural codes) is remembered as ``what``, while the exponents and the
+        coefficients are the objects they were (a reader that sets them anew is not served a stale value).
+
+        >>> p = Polynomial(sympy.symbols("x y"), [[1, 0], [0, 1]], [2, 3])
+        >>> p.derived("sum", lambda: sum(p.coefficients)), p.derived("sum", lambda: 0)
+        (5, 5)
+        """
+        hit = self._derived.get(what)
+        if hit is not None and hit[0] is self.exponents and hit[1] is self.coefficients:
+            return hit[2]
+        return self.remember(what, make())
+
+    def remember(self, what: str, value: Any) -> Any:
+        """Remember ``value`` as :meth:`derived`'s ``what`` of the polynomial as it is now (a caller that made
+        the terms knows it already); return it."""
+        self._derived[what] = (self.exponents, self.coefficients, value)
+        return value
 
     @classmethod
     def of_valid_rows(cls, symbols: tuple, exponents: np.ndarray, coefficients: tuple,

@@ -60,7 +60,7 @@ import numpy as np
 import sympy
 from numba import njit
 
-from ..polynomial.coefficients import scaled_integers
+from ..polynomial.coefficients import scaled_integers_of
 from ..deadline import Deadline
 from ..cost.counting import pieces_count
 from ..polynomial.sparse import Polynomial
@@ -130,7 +130,7 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
     candidates : int
         Steps carried out per batch.
     """
-    scaled = scaled_integers(joint.coefficients)  # None unless every coefficient is exact
+    scaled = scaled_integers_of(joint)  # None unless every coefficient is exact
     if joint.n_terms < 2 or scaled is None:
         return None
     eligible = [j for j in range(n_markers, joint.n_vars) if joint.symbols[j] not in joint.opaque]
@@ -382,4 +382,7 @@ def _in_new_variables(joint: Polynomial, exponents: np.ndarray, integers: list, 
     numbers: dict = {}  # the coefficients as SymPy numbers, each value made once (they repeat)
     coefficients = [numbers.get(v) or numbers.setdefault(v, sympy.Rational(v, scale)) for v in signed]
     changed = Polynomial(tuple(symbols), exponents, coefficients, opaque={**joint.opaque, **placeholders})
+    if changed.n_terms == len(signed):  # its scaled integers, known: ``signed`` over the lowest common scale
+        common = math.gcd(scale, *signed)
+        changed.remember("scaled integers", (scale // common, signed if common == 1 else [v // common for v in signed]))
     return changed, placeholders
