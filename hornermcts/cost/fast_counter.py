@@ -744,9 +744,12 @@ class FastCounter:
         scaled = content_integers(poly) if mode in (None, "content") else None
         self.mode = mode or ("sign" if scaled is None else "content")
         exponents = np.asarray(poly.exponents, dtype=np.int64).reshape(poly.n_terms, poly.n_vars)
-        terms, variables = np.nonzero(exponents)
+        present = exponents != 0  # the nonzero exponents counted by term and by variable (not listed: nonzero()
+        per_term, per_variable = present.sum(axis=1), present.sum(axis=0)  # made 2 x 8 bytes each, 160 MB of
+        n_nonzero = int(per_term.sum())  # gait2d row 12's)
+        del present
         if fold is None:
-            fold = "intervals" if len(terms) < SPARSE_SHARE * exponents.size else "levels"
+            fold = "intervals" if n_nonzero < SPARSE_SHARE * exponents.size else "levels"
         if fold not in ("levels", "intervals"):
             raise OptionError(f"fold must be 'levels' or 'intervals', got {fold!r}")
         self.fold = fold
@@ -773,13 +776,13 @@ class FastCounter:
         self._E = np.ascontiguousarray(self._ET.T)  # terms x variables: one term's exponents together
         if fold == "intervals":  # the nonzero exponents by term, and by variable (term, actual exponent)
             self._term_ptr = np.zeros(poly.n_terms + 1, dtype=np.int64)
-            np.cumsum(np.bincount(terms, minlength=poly.n_terms), out=self._term_ptr[1:])
+            np.cumsum(per_term, out=self._term_ptr[1:])
             self._var_ptr = np.zeros(poly.n_vars + 1, dtype=np.int64)
-            np.cumsum(np.bincount(variables, minlength=poly.n_vars), out=self._var_ptr[1:])
+            np.cumsum(per_variable, out=self._var_ptr[1:])
             self._var_term, self._var_exp = _by_variable(exponents, self._var_ptr)
             self._ptr = np.zeros(poly.n_terms + 1, dtype=np.int64)
-            self._nz_depth = np.zeros(len(terms), dtype=np.int64)
-            self._nz_exp = np.zeros(len(terms), dtype=np.int64)
+            self._nz_depth = np.zeros(n_nonzero, dtype=np.int64)
+            self._nz_exp = np.zeros(n_nonzero, dtype=np.int64)
         self._S = np.asarray(values, dtype=np.int64)
         self._need = np.zeros((max(poly.n_vars, 1), _SMALL_POWER), dtype=np.bool_)
         self._large = np.zeros(64, dtype=np.int64)

@@ -192,9 +192,14 @@ def structural_order(poly, fixed: Sequence[int] = ()) -> list[int]:
     optimized together) lead, in their given order, and each counts as
     distinct when the others' signatures are refined.
     """
+    fixed = [int(j) for j in fixed]
+    return list(poly.derived(("structural order", tuple(fixed)), lambda: _structural_order(poly, fixed)))
+
+
+def _structural_order(poly, fixed: list) -> list[int]:
+    """:func:`structural_order`, made (once per polynomial and fixed columns)."""
     exps = np.ascontiguousarray(poly.exponents, dtype=np.int64)
     n_vars = exps.shape[1]
-    fixed = [int(j) for j in fixed]
     leading = set(fixed)
     rest = [j for j in range(n_vars) if j not in leading]
     if exps.shape[0] >= 2**31:
