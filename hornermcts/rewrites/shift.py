@@ -165,6 +165,30 @@ def _packed(exps, bits, per_word):
     return out
 
 
+@njit(cache=True)
+def _permute(rows, values, order):
+    """``rows, values = rows[order], values[order]`` in place, cycle by cycle (one row of scratch)."""
+    n = rows.shape[0]
+    done = np.zeros(n, dtype=np.bool_)
+    row = np.empty(rows.shape[1], dtype=rows.dtype)
+    for start in range(n):
+        if done[start]:
+            continue
+        row[:] = rows[start]
+        value = values[start]
+        k = start
+        while True:
+            done[k] = True
+            source = order[k]
+            if source == start:
+                rows[k] = row
+                values[k] = value
+                break
+            rows[k] = rows[source]
+            values[k] = values[source]
+            k = source
+
+
 def lex_order(exps: np.ndarray) -> np.ndarray:
     """The permutation putting distinct exponent rows in FLINT's ``lex`` order: column 0 first, largest first."""
     if exps.shape[0] == 0:
@@ -208,8 +232,8 @@ class Shifts:
     def shifted(self, i: int, j: int, s: int) -> tuple[np.ndarray, np.ndarray]:
         """``(exponents, coefficients)`` after ``x_i -> x_i + s*x_j``, in FLINT's ``lex`` order (:func:`lex_order`)."""
         out, coefs = _rows(self.exps, i, j, *self._table(i, j, s))
-        order = lex_order(out)
-        return out[order], coefs[order]
+        _permute(out, coefs, np.ascontiguousarray(lex_order(out)))  # in place: no second matrix
+        return out, coefs
 
 
 def shifted_count(exps: np.ndarray, ints: np.ndarray, i: int, j: int, s: int) -> int:

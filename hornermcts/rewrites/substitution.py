@@ -166,6 +166,8 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
         forms[i] -= s * forms[j]
         steps.append((str(joint.symbols[i]), s, str(joint.symbols[j])))
         changed, placeholders = _in_new_variables(joint, exponents, integers, scale, forms)
+        if changed.n_terms == len(integers):  # the same rows, in order: one matrix kept, not two
+            exponents = changed.exponents
         total = cost(changed) + pieces_count(placeholders).total
         if total < best[0]:
             best = (total, len(steps), changed, placeholders)
@@ -241,9 +243,9 @@ def _entries(exps, cols, weights, logs, power_logs, signs):
             if exps[t, c] >= 1:
                 n += 1
     key = np.zeros(n, dtype=np.int64)
-    col = np.zeros(n, dtype=np.int64)
+    col = np.zeros(n, dtype=np.int32)  # (narrow: 21 bytes an entry, not 32)
     size = np.zeros(n, dtype=np.float64)
-    sign = np.zeros(n, dtype=np.int64)
+    sign = np.zeros(n, dtype=np.int8)
     k = 0
     for t in range(n_terms):
         h = np.int64(0)
@@ -261,8 +263,12 @@ def _entries(exps, cols, weights, logs, power_logs, signs):
 def _runs(key, order):
     """Where each run of equal keys starts in ``order`` (the entries sorted by key), and its length."""
     n = order.shape[0]
-    starts = np.zeros(n, dtype=np.int64)
-    counts = np.zeros(n, dtype=np.int64)
+    m = 0
+    for a in range(n):  # the runs counted first: two arrays as long as the runs, not as the entries
+        if a == 0 or key[order[a]] != key[order[a - 1]]:
+            m += 1
+    starts = np.zeros(m, dtype=np.int64)
+    counts = np.zeros(m, dtype=np.int64)
     m = 0
     a = 0
     while a < n:
@@ -272,7 +278,7 @@ def _runs(key, order):
         starts[m], counts[m] = a, b - a
         m += 1
         a = b
-    return starts[:m], counts[:m]
+    return starts, counts
 
 
 @njit(cache=True)
