@@ -700,10 +700,11 @@ def exponent_ranks(exponents: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
 @njit(cache=True)
 def _by_variable(exponents, var_ptr):
     """The nonzero exponents variable by variable (``var_ptr``: where each variable's start), each variable's
-    terms ascending: ``(terms, exponents)``."""
+    terms ascending: ``(terms, exponents)``, int32 (terms below 2^31, exponents at most MAX_EXPONENT: half the
+    memory, 81 MB each on gait2d row 12's 10.6 million nonzero exponents)."""
     at = var_ptr[:-1].copy()
-    terms = np.zeros(var_ptr[-1], dtype=np.int64)
-    values = np.zeros(var_ptr[-1], dtype=np.int64)
+    terms = np.zeros(var_ptr[-1], dtype=np.int32)
+    values = np.zeros(var_ptr[-1], dtype=np.int32)
     for t in range(exponents.shape[0]):
         for v in range(exponents.shape[1]):
             e = exponents[t, v]
@@ -781,8 +782,8 @@ class FastCounter:
             np.cumsum(per_variable, out=self._var_ptr[1:])
             self._var_term, self._var_exp = _by_variable(exponents, self._var_ptr)
             self._ptr = np.zeros(poly.n_terms + 1, dtype=np.int64)
-            self._nz_depth = np.zeros(n_nonzero, dtype=np.int64)
-            self._nz_exp = np.zeros(n_nonzero, dtype=np.int64)
+            self._nz_depth = np.zeros(n_nonzero, dtype=np.int32)  # depths and exponents: int32, as _by_variable's
+            self._nz_exp = np.zeros(n_nonzero, dtype=np.int32)
         self._S = np.asarray(values, dtype=np.int64)
         self._need = np.zeros((max(poly.n_vars, 1), _SMALL_POWER), dtype=np.bool_)
         self._large = np.zeros(64, dtype=np.int64)
