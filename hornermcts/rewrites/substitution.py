@@ -81,6 +81,8 @@ MIN_SHRINK = 0.01
 STEPS_PER_VARIABLE = 2
 #: The search stops after this many steps in a row that leave the cost above the best prefix's.
 PATIENCE = 3
+#: :func:`binomial_pairs` tells the keys no other entry has by a table of at most ``2**SHARED_BITS`` bytes.
+SHARED_BITS = 26
 #: :func:`binomial_pairs` looks at this many pairs of terms per term at most (HEP(sigma) has 8,
 #: structured(30,6000,1) 4, h_5 of 12 variables 21; a sum of 5,000 variables 2,500).
 PAIRS_PER_TERM = 32
@@ -222,7 +224,10 @@ def binomial_pairs(exponents: np.ndarray, signs: np.ndarray, logs: np.ndarray, e
     power_logs = np.r_[0.0, np.log(np.arange(1, int(exps.max(initial=0)) + 1))]  # np.log(power), looked up
     key, col, size, sign = _entries(exps, np.asarray(eligible, dtype=np.int64), weights,
                                     np.asarray(logs, dtype=np.float64), power_logs, np.asarray(signs, dtype=np.int64))
-    order = np.argsort(key)  # equal keys adjacent; within one, the entries' own order is looked at in the pairs
+    # equal keys adjacent, the keys no other entry has left out first (on gait2d row 12, 87 % of 10.6 million
+    # entries: they make no pair); within one, the entries' own order is looked at in the pairs
+    shared = _shared(key, max(8, min(SHARED_BITS, len(key).bit_length() + 2)))
+    order = shared[np.argsort(key[shared])]
     starts, counts = _runs(key, order)
     largest = _largest_key_kept(counts, PAIRS_PER_TERM * exponents.shape[0])
     numbers = _pair_numbers(starts, counts, order, col, size, sign, largest, n_vars)
@@ -258,6 +263,29 @@ def _entries(exps, cols, weights, logs, power_logs, signs):
                 key[k], col[k], size[k], sign[k] = h - weights[c], c, logs[t] + power_logs[e], signs[t]
                 k += 1
     return key, col, size, sign
+
+
+@njit(cache=True)
+def _shared(key, bits):
+    """The entries whose key another entry may have, in their order: a table of ``2**bits`` saturating counters
+    indexed by the keys' top bits; an entry whose counter stays at 1 has a key no other entry has."""
+    shift = np.uint64(64 - bits)
+    counter = np.zeros(1 << bits, dtype=np.uint8)
+    for e in range(key.shape[0]):
+        c = np.int64(np.uint64(key[e]) >> shift)
+        if counter[c] < 2:
+            counter[c] += 1
+    m = 0
+    for e in range(key.shape[0]):
+        if counter[np.int64(np.uint64(key[e]) >> shift)] > 1:
+            m += 1
+    kept = np.empty(m, dtype=np.int64)
+    m = 0
+    for e in range(key.shape[0]):
+        if counter[np.int64(np.uint64(key[e]) >> shift)] > 1:
+            kept[m] = e
+            m += 1
+    return kept
 
 
 @njit(cache=True)
