@@ -98,10 +98,10 @@ def _table(exps, ints, hashes, i, j, s, wi, wj, binom):
     while size < 2 * total:
         size *= 2
     mask = np.uint64(size - 1)
-    keys = np.zeros(size, dtype=np.uint64)
-    source = np.full(size, -1, dtype=np.int64)
-    power = np.zeros(size, dtype=np.int64)
-    sums = np.zeros(size, dtype=np.int64)
+    keys = np.empty(size, dtype=np.uint64)  # a slot's key, power and sum are read only once its source is set
+    source = np.full(size, -1, dtype=np.int32)  # (terms below 2^31)
+    power = np.empty(size, dtype=np.int64)
+    sums = np.empty(size, dtype=np.int64)
     step = wj - wi
     for t in range(exps.shape[0]):
         a = exps[t, i]
@@ -133,22 +133,50 @@ def _count(source, sums):
 
 
 @njit(cache=True)
-def _rows(exps, i, j, source, power, sums):
-    """The nonzero terms of the table as exponent rows and coefficients (table order)."""
-    n = _count(source, sums)
-    out = np.zeros((n, exps.shape[1]), dtype=np.int64)
-    coefs = np.zeros(n, dtype=np.int64)
+def _slots(source, sums):
+    """The table's slots holding a nonzero term, in table order."""
+    slots = np.empty(_count(source, sums), dtype=np.int64)
     r = 0
     for k in range(source.shape[0]):
-        t = source[k]
-        if t < 0 or sums[k] == 0:
-            continue
-        for m in range(exps.shape[1]):
-            out[r, m] = exps[t, m]
-        out[r, j] = exps[t, j] + exps[t, i] - power[k]
-        out[r, i] = power[k]
-        coefs[r] = sums[k]
-        r += 1
+        if source[k] >= 0 and sums[k] != 0:
+            slots[r] = k
+            r += 1
+    return slots
+
+
+@njit(cache=True)
+def _row(exps, i, j, t, b, k):
+    """Exponent ``k`` of term ``t``'s shifted term with ``x_i^b``."""
+    if k == i:
+        return b
+    if k == j:
+        return exps[t, j] + exps[t, i] - b
+    return exps[t, k]
+
+
+@njit(cache=True)
+def _packed_slots(exps, i, j, slots, source, power, bits, per_word):
+    """:func:`_packed` of the rows the ``slots`` of the table stand for, without writing the rows."""
+    words = (exps.shape[1] + per_word - 1) // per_word
+    out = np.zeros((slots.shape[0], words), dtype=np.uint64)
+    for r in range(slots.shape[0]):
+        t, b = source[slots[r]], power[slots[r]]
+        for k in range(exps.shape[1]):
+            w = k // per_word
+            out[r, w] = (out[r, w] << np.uint64(bits)) | np.uint64(_row(exps, i, j, t, b, k))
+    return out
+
+
+@njit(cache=True)
+def _rows(exps, i, j, slots, source, power, sums):
+    """The terms of the table's ``slots``, in that order, as exponent rows and coefficients."""
+    out = np.empty((slots.shape[0], exps.shape[1]), dtype=np.int64)
+    coefs = np.empty(slots.shape[0], dtype=np.int64)
+    for r in range(slots.shape[0]):
+        t, b = source[slots[r]], power[slots[r]]
+        for k in range(exps.shape[1]):
+            out[r, k] = _row(exps, i, j, t, b, k)
+        coefs[r] = sums[slots[r]]
     return out, coefs
 
 
@@ -163,30 +191,6 @@ def _packed(exps, bits, per_word):
             w = k // per_word
             out[t, w] = (out[t, w] << np.uint64(bits)) | np.uint64(exps[t, k])
     return out
-
-
-@njit(cache=True)
-def _permute(rows, values, order):
-    """``rows, values = rows[order], values[order]`` in place, cycle by cycle (one row of scratch)."""
-    n = rows.shape[0]
-    done = np.zeros(n, dtype=np.bool_)
-    row = np.empty(rows.shape[1], dtype=rows.dtype)
-    for start in range(n):
-        if done[start]:
-            continue
-        row[:] = rows[start]
-        value = values[start]
-        k = start
-        while True:
-            done[k] = True
-            source = order[k]
-            if source == start:
-                rows[k] = row
-                values[k] = value
-                break
-            rows[k] = rows[source]
-            values[k] = values[source]
-            k = source
 
 
 def lex_order(exps: np.ndarray) -> np.ndarray:
@@ -231,9 +235,14 @@ class Shifts:
 
     def shifted(self, i: int, j: int, s: int) -> tuple[np.ndarray, np.ndarray]:
         """``(exponents, coefficients)`` after ``x_i -> x_i + s*x_j``, in FLINT's ``lex`` order (:func:`lex_order`)."""
-        out, coefs = _rows(self.exps, i, j, *self._table(i, j, s))
-        _permute(out, coefs, np.ascontiguousarray(lex_order(out)))  # in place: no second matrix
-        return out, coefs
+        source, power, sums = self._table(i, j, s)
+        slots = _slots(source, sums)
+        # the rows' lex order from their packed words, then the rows written in it (one matrix, not two); an
+        # exponent of the result is at most twice the largest (x_j takes x_i's)
+        bits = max((2 * int(self.exps.max(initial=0))).bit_length(), 1)
+        packed = _packed_slots(self.exps, i, j, slots, source, power, bits, 63 // bits)
+        order = np.lexsort([packed[:, w] for w in range(packed.shape[1] - 1, -1, -1)])[::-1]
+        return _rows(self.exps, i, j, slots[order], source, power, sums)
 
 
 def shifted_count(exps: np.ndarray, ints: np.ndarray, i: int, j: int, s: int) -> int:
