@@ -193,6 +193,7 @@ class Polynomial:
         poly.exponents.setflags(write=False)
         poly.coefficients = coefficients
         poly.opaque = dict(opaque or {})
+        poly._derived = {}
         return poly
 
     # ------------------------------------------------------------------ basics
