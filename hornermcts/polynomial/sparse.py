@@ -21,7 +21,7 @@ from __future__ import annotations
 from ..errors import OptionError
 
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 import sympy
@@ -157,7 +157,7 @@ class Polynomial:
             setattr(self, name, value)
         self._derived = {}
 
-    def derived(self, what: str, make: Callable[[], Any]) -> Any:
+    def derived(self, what: Hashable, make: Callable[[], Any]) -> Any:
         """``make()``, made once per polynomial: what several stages derive from the same terms (the coefficients
         as scaled integers, their structural codes) is remembered as ``what``, while the exponents and the
         coefficients are the objects they were (a reader that sets them anew is not served a stale value).
@@ -171,7 +171,7 @@ class Polynomial:
             return hit[2]
         return self.remember(what, make())
 
-    def remember(self, what: str, value: Any) -> Any:
+    def remember(self, what: Hashable, value: Any) -> Any:
         """Remember ``value`` as :meth:`derived`'s ``what`` of the polynomial as it is now (a caller that made
         the terms knows it already); return it."""
         self._derived[what] = (self.exponents, self.coefficients, value)

@@ -169,8 +169,7 @@ def linear_substitution(joint: Polynomial, n_markers: int = 0, *, cost: Callable
         forms[i] -= s * forms[j]
         steps.append((str(joint.symbols[i]), s, str(joint.symbols[j])))
         changed, placeholders = _in_new_variables(joint, exponents, integers, scale, forms)
-        if changed.n_terms == len(integers):  # the same rows, in order: one matrix kept, not two
-            exponents = changed.exponents
+        exponents = changed.exponents  # the same matrix
         total = cost(changed) + pieces_count(placeholders).total
         if total < best[0]:
             best = (total, len(steps), changed, placeholders)
@@ -416,8 +415,8 @@ def _in_new_variables(joint: Polynomial, exponents: np.ndarray, integers: list, 
     signed = integers if (signs == 1).all() else [v * int(g) for v, g in zip(integers, signs)]
     numbers: dict = {}  # the coefficients as SymPy numbers, each value made once (they repeat)
     coefficients = [numbers.get(v) or numbers.setdefault(v, sympy.Rational(v, scale)) for v in signed]
-    changed = Polynomial(tuple(symbols), exponents, coefficients, opaque={**joint.opaque, **placeholders})
-    if changed.n_terms == len(signed):  # its scaled integers, known: ``signed`` over the lowest common scale
-        common = math.gcd(scale, *signed)
-        changed.remember("scaled integers", (scale // common, signed if common == 1 else [v // common for v in signed]))
+    # distinct rows, nonzero coefficients: taken as they are (no copy of the matrix, no merge)
+    changed = Polynomial.of_valid_rows(tuple(symbols), exponents, tuple(coefficients), {**joint.opaque, **placeholders})
+    common = math.gcd(scale, *signed)  # its scaled integers, known: ``signed`` over the lowest common scale
+    changed.remember("scaled integers", (scale // common, signed if common == 1 else [v // common for v in signed]))
     return changed, placeholders
