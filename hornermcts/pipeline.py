@@ -69,7 +69,7 @@ if TYPE_CHECKING:
     from .expression.written import WrittenResult
 
 __all__ = ["optimize", "OptimizeResult", "Options", "PRESETS", "baseline_orders", "prepare_outputs",
-           "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost"]
+           "search_orders", "screen_candidates", "compare_with_input", "Candidate", "quick_cost", "quick_counts"]
 
 
 
@@ -638,11 +638,12 @@ def _optimize_whole(polys, joint, n_markers, options, progress, deadline, with_b
             if substitution is None and list(best.order) == order:  # built already (the fast preset's only DAG)
                 return best.cse.total
             return horner_dag(given_polys, order).count().total
-    else:  # the search scored the occurrence orders of what it searched; of the input itself when substituted
-        count = FastCounter(given_joint).count if substitution is not None else lambda order: found.book(tuple(order))
+    else:  # the search scored the occurrence orders of what it searched; those of the input itself, when
+        # substituted, the substitution search counted (quick_counts remembers them with the input)
+        counted = quick_counts(given_joint, fixed) if substitution is not None else {}
+        count = (lambda order: counted[tuple(order)]) if counted else lambda order: found.book(tuple(order))
     orders = baseline_orders(given_joint, fixed) if with_baselines or not n_markers else {}
     baselines = {name: count(order) for name, order in orders.items()}
-    del count  # the input's own counter (333 MB on gait2d row 12) is not kept through the accuracy check
     if substitution is not None and not no_worse(best.dag, lambda: horner_dag(given_polys, _own_order(given_joint,
                                                                                                      n_markers))):
         # the new variables cancel, maybe: the same search in the input's own variables decides (issue 36)
@@ -670,8 +671,18 @@ def quick_cost(poly: Polynomial, fixed: tuple = ()) -> int:
     >>> quick_cost(hep_sigma())
     5407
     """
-    counter = FastCounter(poly)
-    return min(counter.count(order) for order in baseline_orders(poly, fixed).values())
+    return min(quick_counts(poly, fixed).values())
+
+
+def quick_counts(poly: Polynomial, fixed: tuple = ()) -> dict:
+    """``{order: Horner + CSE count}`` of ``poly``'s occurrence orders (:func:`baseline_orders`, ``fixed`` columns
+    outermost), counted once per polynomial: the substitution search scores the input by them, and a result in
+    new variables reports the same counts as its baselines (gait2d row 12: 2 s, a counter of 333 MB, not twice)."""
+    def counts() -> dict:
+        counter = FastCounter(poly)
+        return {tuple(order): counter.count(order) for order in baseline_orders(poly, fixed).values()}
+
+    return poly.derived(("occurrence counts", tuple(fixed)), counts)
 
 
 def _optimize_product(polys, joint, split, options, progress, deadline) -> _Found:
