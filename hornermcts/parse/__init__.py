@@ -107,7 +107,7 @@ def _reorder(poly: Polynomial, symbols: Sequence[sympy.Symbol]) -> Polynomial:
     exps = np.zeros((poly.n_terms, len(order)), dtype=np.int64)
     for j, s in enumerate(poly.symbols):
         exps[:, order.index(s)] = poly.exponents[:, j]
-    return Polynomial(order, exps, poly.coefficients, opaque=poly.opaque)
+    return Polynomial(order, exps, poly.coefficients, opaque=poly.opaque, copy=False)
 
 
 def as_polynomial(obj, symbols: Sequence[sympy.Symbol] | None = None, *, deadline=None,

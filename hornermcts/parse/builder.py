@@ -246,7 +246,7 @@ class Builder:
             poly.exponents.setflags(write=False)
             poly.coefficients = tuple(coefs)
             return poly
-        return Polynomial(symbols, exps, coefs, opaque=opaque)
+        return Polynomial(symbols, exps, coefs, opaque=opaque, copy=False)  # exps is ours: handed over
 
 
 def check_cells(n_terms: int, n_vars: int, max_terms: int | None) -> None:

@@ -240,11 +240,12 @@ def read_term_lines(data: bytes, max_terms: int | None = None) -> Polynomial | N
     numbers: dict = {}
     coefficients = [numbers.get(pair) or numbers.setdefault(pair, sympy.Rational(*pair))
                     for pair in zip(nums.tolist(), dens.tolist())]
-    poly = Polynomial([sympy.Symbol(name) for name in names], exps, coefficients)
+    poly = Polynomial([sympy.Symbol(name) for name in names], exps, coefficients, copy=False)  # ours: handed over
     del exps
     used = poly.exponents.any(axis=0)
     if not used.any():
         return None  # a constant: the text parser's way
     if not used.all():  # names only to the power 0, or only in terms that cancel, are no columns
-        poly = Polynomial([s for s, u in zip(poly.symbols, used) if u], poly.exponents[:, used], poly.coefficients)
+        poly = Polynomial([s for s, u in zip(poly.symbols, used) if u], poly.exponents[:, used], poly.coefficients,
+                          copy=False)
     return poly

@@ -91,6 +91,10 @@ class Polynomial:
     opaque : mapping, optional
         ``{placeholder symbol: sympy expression}`` for non-polynomial pieces;
         each placeholder must be one of ``symbols``.
+    copy : bool, default True
+        False: the polynomial takes an int64 ``exponents`` array as it is (made
+        read-only) when no row is merged or dropped, for a caller that made it
+        and hands it over (a reader: 342 MB and 0.6 s on gait2d row 12).
 
     Duplicate exponent rows are merged (coefficients added exactly) and terms
     whose coefficient is zero vanish; the first occurrence fixes a term's
@@ -108,6 +112,7 @@ class Polynomial:
         coefficients: Iterable,
         *,
         opaque: Mapping[sympy.Symbol, sympy.Expr] | None = None,
+        copy: bool = True,
     ):
         symbols = tuple(symbols)
         if len(set(symbols)) != len(symbols):
@@ -136,8 +141,8 @@ class Polynomial:
             rows, total = _merged(exps, coefs)
         keep = [k for k, c in enumerate(total) if not c.is_zero]
         self.symbols: tuple[sympy.Symbol, ...] = symbols
-        if len(keep) == exps.shape[0]:  # every row kept, in order: a copy
-            self.exponents: np.ndarray = exps.copy()
+        if len(keep) == exps.shape[0]:  # every row kept, in order: a copy (unless the caller hands its array over)
+            self.exponents: np.ndarray = exps.copy() if copy else exps
         else:
             self.exponents = exps[[rows[k] for k in keep]].reshape(len(keep), len(symbols))
         self.exponents.setflags(write=False)
