@@ -156,17 +156,23 @@ class Regions:
         """Every unit as a :class:`~hornermcts.polynomial.Polynomial` over all the atoms (the same columns)."""
         import numpy as np
 
-        from ..polynomial.sparse import Polynomial
+        from ..polynomial.sparse import Polynomial, to_number
 
         if self._polynomials is not None:
             return self._polynomials
         out = []
+        atoms = tuple(self.atoms)
         for unit in self.units:
-            exponents = np.zeros((len(unit), len(self.atoms)), dtype=np.int64)
+            exponents = np.zeros((len(unit), len(atoms)), dtype=np.int64)
+            largest = 0
             for row, monomial in enumerate(unit):
                 for a, e in monomial:
                     exponents[row, a] = e
-            out.append(Polynomial(self.atoms, exponents, list(unit.values())))
+                    largest = max(largest, e)
+            if largest <= MAX_EXPONENT:  # distinct monomials (the dict's keys), non-zero coefficients: valid rows
+                out.append(Polynomial.of_valid_rows(atoms, exponents, tuple(map(to_number, unit.values()))))
+            else:  # the constructor says which exponent is past the limit
+                out.append(Polynomial(atoms, exponents, list(unit.values())))
         self._polynomials = out
         return out
 
