@@ -787,7 +787,7 @@ def search_orders(poly: Polynomial, options: Options, *, fixed=(), progress=None
             if len(problem.variables) >= 2:
                 # the default's portfolio: one more annealing run, from a splitting order when one leads
                 splits = partial(split_orders, poly, fixed, columns) if "mcts" in options.stages and portfolio \
-                    else None
+                    and poly.n_terms >= SPLIT_MIN_TERMS else None
                 plans.append(partial(_anneal_stage, problem, options, progress, refine="mcts" in options.stages,
                                      splits=splits))
     most = max(ORDER_ENTRIES // (max(poly.n_vars, 1) * max(len(plans), 1)), MIN_ORDERS)
@@ -882,6 +882,10 @@ def _anneal_stage(problem: HornerOrderProblem, options: Options, progress, most:
 #: late when they were built in any share of time; with this bound it ends at 0.8 s, and at time_limit=3 has
 #: 762 operations (2521 without the run).
 SPLIT_SECONDS = 0.25
+
+#: ... and the least terms: below it the run found nothing on the 15 inputs of ``benchmarks/small_inputs.py`` (the
+#: same counts without it) and cost det(4) 0.084 -> 0.103 s warm, past issue 37's 0.1 s for inputs under 100 terms.
+SPLIT_MIN_TERMS = 100
 
 
 @dataclass(frozen=True)
