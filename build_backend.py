@@ -46,7 +46,7 @@ def get_requires_for_build_editable(config_settings=None):
 #: variables (``hornermcts.rewrites.shift``, nine signatures, 2.6 s on first use) and of the emission
 #: (``hornermcts.codegen.lowering``/``render``/``compensated``, 4.3 s), which ``cost.kernels`` may not import
 #: (they sit in other stages), with the fast counter's and the error bound's.
-WARM_PIPELINE = ("import hornermcts, sympy, tempfile, os\n"
+WARM_PIPELINE = ("import hornermcts, hornermcts.order.splitting, sympy, tempfile, os\n"
                  "from hornermcts.polynomial.text import write_text\n"
                  "x, y, z = sympy.symbols('x y z')\n"
                  "p = hornermcts.from_sympy(sympy.expand((x + y + z)**6 + (x - y)**5 + 3*x*y*z))\n"
@@ -55,6 +55,7 @@ WARM_PIPELINE = ("import hornermcts, sympy, tempfile, os\n"
                  "    hornermcts.parse.term_lines.COMPILED_FROM_BYTES = 0  # scanned, as files from 4 MB on\n"
                  "    r = hornermcts.optimize(hornermcts.read_file(os.path.join(d, 'p.txt')), iterations=20,"
                  " progress=None)\n"
+                 "hornermcts.order.splitting.splitting_orders(p)  # the default's run from it (from 100 terms on)\n"
                  "for precision in ('double', 'compensated'):  # the emission's compiled passes\n"
                  "    hornermcts.codegen.to_c(r, precision=precision)\n")
 
