@@ -244,12 +244,6 @@ def _uses(trees, temporaries) -> Counter:
     return uses
 
 
-def _ran_out(given: int) -> OptionError:
-    """The error for ``symbols`` that ran out after ``given`` names."""
-    return OptionError(f"the symbols given for the temporaries ran out after {given} (names the expressions use "
-                       f"are skipped): give more (e.g. sympy.numbered_symbols('x')) or none")
-
-
 def _as_sympy_writes_it(replacements, outputs, pieces, symbols):
     """Assignments written as :func:`sympy.cse` writes its answer, with the same operations.
 
@@ -275,7 +269,9 @@ def _as_sympy_writes_it(replacements, outputs, pieces, symbols):
         while len(names) <= k:
             following = next(symbols, None)
             if following is None:
-                raise _ran_out(len(names))
+                raise OptionError(f"the symbols given for the temporaries ran out after {len(names)} (names the "
+                                  f"expressions use are skipped): give more (e.g. sympy.numbered_symbols('x')) "
+                                  f"or none")
             names.append(following)
         return names[k]
 
