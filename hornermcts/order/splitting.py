@@ -100,11 +100,16 @@ def _hash_pair(c, e):
     return x ^ (x >> np.uint64(31))
 
 
-def _splitting(poly, fixed: list[int], columns: list[int]) -> tuple[list[int], bool]:
-    """The splitting order, and whether any step chose among equal ratios (see :func:`splitting_order`)."""
+def _prepared(poly) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``(exps, rows, starts)``: the exponents as int64 and :func:`_incidence` of them, made once per polynomial."""
     exps = np.ascontiguousarray(poly.exponents, dtype=np.int64)
+    return (exps, *_incidence(exps))
+
+
+def _splitting(prepared: tuple, fixed: list[int], columns: list[int]) -> tuple[list[int], bool]:
+    """The splitting order, and whether any step chose among equal ratios (see :func:`splitting_order`)."""
+    exps, rows, starts = prepared
     n_terms = exps.shape[0]
-    rows, starts = _incidence(exps)
     counts = np.diff(starts)
     cell = np.zeros(n_terms, dtype=np.int64)
     stamp = np.zeros(max(n_terms, 1), dtype=np.int64)
@@ -112,7 +117,8 @@ def _splitting(poly, fixed: list[int], columns: list[int]) -> tuple[list[int], b
     ids = np.zeros(2 * n_terms + 1, dtype=np.int64)
     for j in fixed:
         cell = _split(cell, np.ascontiguousarray(exps[:, j]), keys, ids)
-    left = np.array([j for j in columns if j not in set(fixed)], dtype=np.int64)
+    taken = set(fixed)
+    left = np.array([j for j in columns if j not in taken], dtype=np.int64)
     order, tied = list(fixed), False
     while len(left):
         ratio = counts[left] / np.maximum(_touched(rows, starts, cell, left, stamp), 1)
@@ -135,7 +141,7 @@ def splitting_order(poly, fixed: Sequence[int] = (), columns: Sequence[int] | No
     """
     fixed = [int(j) for j in fixed]
     columns = structural_order(poly, fixed) if columns is None else list(columns)
-    return _splitting(poly, fixed, columns)[0]
+    return _splitting(_prepared(poly), fixed, columns)[0]
 
 
 def splitting_orders(poly, fixed: Sequence[int] = (), columns: Sequence[int] | None = None,
@@ -154,12 +160,14 @@ def splitting_orders(poly, fixed: Sequence[int] = (), columns: Sequence[int] | N
     """
     fixed = [int(j) for j in fixed]
     columns = structural_order(poly, fixed) if columns is None else list(columns)
-    first, tied = _splitting(poly, fixed, columns)
+    prepared = _prepared(poly)  # the tie-breaks share the matrix and its incidence
+    first, tied = _splitting(prepared, fixed, columns)
     found = [first]
     rng = np.random.default_rng(0)
-    free = [j for j in columns if j not in set(fixed)]
+    taken = set(fixed)
+    free = [j for j in columns if j not in taken]
     for _ in range(tries - 1 if tied else 0):  # no step chose among equals: every tie-break gives the same
-        order = _splitting(poly, fixed, [*fixed, *rng.permutation(free).tolist()])[0]
+        order = _splitting(prepared, fixed, [*fixed, *rng.permutation(free).tolist()])[0]
         if order not in found:
             found.append(order)
     return found
