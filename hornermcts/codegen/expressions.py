@@ -41,6 +41,15 @@ TAGS = {"-": NEG, "*": MUL, "+": ADD, "/": DIV}
 _TAG_OF = {op: tag for tag, op in TAGS.items()}
 
 
+def _interned(ids: dict, items: list, value) -> int:
+    """The id of ``value`` in ``items`` (``ids`` maps each item to its id), appended if new."""
+    found = ids.get(value)
+    if found is None:
+        found = ids[value] = len(items)
+        items.append(value)
+    return found
+
+
 class Expressions:
     """A table of expression entries (see the module docstring), with its names, literals, calls and pieces.
 
@@ -72,11 +81,7 @@ class Expressions:
     # ------------------------------------------------------------- tables
     def name(self, text: str) -> int:
         """The id of the local ``text``, added if new."""
-        found = self.name_id.get(text)
-        if found is None:
-            found = self.name_id[text] = len(self.names)
-            self.names.append(text)
-        return found
+        return _interned(self.name_id, self.names, text)
 
     def new_names(self, texts: list[str]) -> None:
         """Add the locals ``texts``, none of them known yet, in order (ids from ``len(names)`` on)."""
@@ -85,19 +90,11 @@ class Expressions:
 
     def literal(self, value) -> int:
         """The id of the exact coefficient ``value`` (an ``int`` or ``Fraction``, not negative), added if new."""
-        found = self.literal_id.get(value)
-        if found is None:
-            found = self.literal_id[value] = len(self.literals)
-            self.literals.append(value)
-        return found
+        return _interned(self.literal_id, self.literals, value)
 
     def call(self, name: str) -> int:
         """The id of the runtime function ``name``, added if new."""
-        found = self.call_id.get(name)
-        if found is None:
-            found = self.call_id[name] = len(self.calls)
-            self.calls.append(name)
-        return found
+        return _interned(self.call_id, self.calls, name)
 
     # ------------------------------------------------------------- entries
     def add(self, op: int, kids) -> int:
